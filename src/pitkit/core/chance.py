@@ -1,0 +1,90 @@
+"""Chance: every random outcome of a game, drawn from a seed or read from a log.
+
+Games never touch a random generator themselves; they ask their `Chance`
+to shuffle or pick. Each outcome is recorded as an event (a shuffle's order
+is secret from the table), so a log holds everything needed to replay the
+game, on any Python version, and a deal made at a physical table can be
+entered by hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
+
+from pitkit.core.events import Event
+
+__all__ = ["Chance", "ReplayMismatch"]
+
+T = TypeVar("T")
+
+
+class ReplayMismatch(ValueError):
+    """A recorded random outcome that does not fit what the game asks for."""
+
+
+class Chance:
+    """The source of random outcomes for one match.
+
+    Outcomes are drawn from the seed (None: fresh entropy). Given
+    `recorded` events, it plays those back in order instead, and draws from
+    the seed again once they are used up, so a replayed game can go on.
+    Outcomes are appended to `sink` as events when a sink is set.
+    """
+
+    def __init__(self, seed: int | None = None, recorded: Iterable[Event] | None = None) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self._recorded: list[Event] | None = None
+        if recorded is not None:
+            self._recorded = [e for e in recorded if e.type in ("shuffle", "pick")]
+        self._next_recorded = 0
+        self.sink: list[Event] | None = None
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        """A shuffled copy of `items`."""
+        n = len(items)
+        order = list(range(n))
+        self._rng.shuffle(order)
+        recorded = self._take("shuffle")
+        if recorded is not None:
+            order = list(recorded.secret["order"])
+            if sorted(order) != list(range(n)):
+                raise ReplayMismatch(f"recorded shuffle does not fit {n} items")
+        if self.sink is not None:
+            self.sink.append(Event("shuffle", {"size": n}, secret={"order": order}))
+        return [items[i] for i in order]
+
+    def pick(self, n: int) -> int:
+        """A public random number from 0 to n - 1 (e.g. who deals first)."""
+        value = self._rng.randrange(n)
+        recorded = self._take("pick")
+        if recorded is not None:
+            value = int(recorded.public["value"])
+            if not 0 <= value < n:
+                raise ReplayMismatch(f"recorded pick {value} is not below {n}")
+        if self.sink is not None:
+            self.sink.append(Event("pick", {"range": n, "value": value}))
+        return value
+
+    def clone(self, sink: list[Event] | None) -> Chance:
+        """A copy that will give the same outcomes as this one, recording to `sink`."""
+        copy = Chance.__new__(Chance)
+        copy.seed = self.seed
+        copy._rng = random.Random()
+        copy._rng.setstate(self._rng.getstate())
+        copy._recorded = self._recorded
+        copy._next_recorded = self._next_recorded
+        copy.sink = sink
+        return copy
+
+    def _take(self, kind: str) -> Event | None:
+        """The next recorded outcome, or None once the record is used up."""
+        if self._recorded is None or self._next_recorded >= len(self._recorded):
+            return None
+        event = self._recorded[self._next_recorded]
+        self._next_recorded += 1
+        if event.type != kind:
+            raise ReplayMismatch(f"the log has a {event.type} where the game asks for a {kind}")
+        return event

@@ -1,0 +1,101 @@
+"""A game definition: what the registry holds for each of the five games,
+and the protocol every bot follows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pitkit.core.actions import Action
+from pitkit.core.chance import Chance
+from pitkit.core.errors import BadOption, UnknownName
+from pitkit.core.events import Event
+from pitkit.core.match import Match
+from pitkit.core.rules import RuleSet
+from pitkit.core.state import State
+
+__all__ = ["Bot", "BotFactory", "BotInfo", "Game"]
+
+
+class Bot(Protocol):
+    """A player program. It must decide from what `player` may see: its view,
+    or the state's seat-visible facts; search bots first call
+    `state.redeal_unseen(player, ...)` so they cannot peek."""
+
+    def choose(self, state: State[Any], player: int) -> Action:
+        """The action to play for `player`, one of `state.legal_actions(player)`."""
+        ...
+
+
+BotFactory = Callable[[int | None], Bot]
+"""Makes a bot from a seed (None: fresh entropy)."""
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    """A registered bot: its one-line description and its factory."""
+
+    description: str
+    make: BotFactory
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything pitkit knows about one game, as held by the registry."""
+
+    name: str
+    title: str
+    summary: str
+    min_players: int
+    max_players: int
+    default_players: int
+    rules: type[RuleSet]
+    match: Callable[[Any, int, int | None, Chance | None], Match[Any, Any]]
+    render: Callable[[Mapping[str, Any]], str]
+    bots: Mapping[str, BotInfo] = field(default_factory=dict)
+
+    def make_rules(
+        self, options: RuleSet | Mapping[str, Any] | Iterable[str] | None = None
+    ) -> RuleSet:
+        """This game's rules from a rules object, a dict or ``k=v`` texts."""
+        if options is None:
+            return self.rules()
+        if isinstance(options, RuleSet):
+            if not isinstance(options, self.rules):
+                raise BadOption(f"{type(options).__name__} are not the rules of {self.name}")
+            return options
+        return self.rules.from_options(options)
+
+    def new_match(
+        self,
+        players: int | None = None,
+        rules: RuleSet | Mapping[str, Any] | Iterable[str] | None = None,
+        seed: int | None = None,
+        *,
+        chance: Chance | None = None,
+    ) -> Match[Any, Any]:
+        """A new match for `players` seats (default: the usual number)."""
+        n = self.default_players if players is None else players
+        if not self.min_players <= n <= self.max_players:
+            raise BadOption(
+                f"{self.title} is for {self.min_players}-{self.max_players} players, not {n}"
+            )
+        return self.match(self.make_rules(rules), n, seed, chance)
+
+    def replay(self, header: Mapping[str, Any], events: Iterable[Event]) -> Match[Any, Any]:
+        """Rebuild a match from its log: header and events (see `pitkit.core.events`)."""
+        if header.get("game") != self.name:
+            raise UnknownName(f"this log is of {header.get('game')!r}, not {self.name!r}")
+        events = list(events)
+        match = self.new_match(
+            int(header["players"]),
+            header.get("rules", {}),
+            header.get("seed"),
+            chance=Chance(header.get("seed"), recorded=events),
+        )
+        for event in events:
+            if event.type == "action":
+                spelling = event.secret.get("action", event.public.get("action"))
+                match.apply(int(event.public["seat"]), spelling)
+        return match

@@ -1,0 +1,149 @@
+"""A match: a series of hands with scores, dealer rotation and an end condition.
+
+`Match` is itself a `State`, so everything that plays a hand plays a match.
+It deals each hand, passes actions to it, and when the hand ends asks the
+game's own rules (`score_hand`, `match_outcome`) what the hand was worth and
+whether the match is over. Seats that are out of the match (Pitty Pat with
+chips, a Pitch player sitting out) are simply not among the hand's players.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+from typing import Any, Generic, Self, TypeVar
+
+from pitkit.core.actions import Action
+from pitkit.core.chance import Chance
+from pitkit.core.events import Event
+from pitkit.core.rules import RuleSet
+from pitkit.core.state import Outcome, State
+
+__all__ = ["Match"]
+
+A = TypeVar("A", bound=Action)
+R = TypeVar("R", bound=RuleSet)
+
+
+class Match(State[A], Generic[A, R]):
+    """A series of hands of one game. Subclasses supply the game's match rules."""
+
+    def __init__(
+        self, rules: R, players: int, seed: int | None = None, *, chance: Chance | None = None
+    ) -> None:
+        self.rules = rules
+        self.players = players
+        self.log = []
+        self.chance = chance if chance is not None else Chance(seed)
+        self.chance.sink = self.log
+        self.scores: list[int] = [0] * players
+        self.seated: list[int] = list(range(players))  # seats still in the match
+        self.results: list[Outcome] = []
+        self._outcome: Outcome | None = None
+        self.dealer = self.first_dealer()
+        self.hand: State[A] = self.deal()
+
+    # -- the game's match rules -----------------------------------------
+
+    def first_dealer(self) -> int:
+        """Who deals the first hand: by default drawn at random."""
+        return self.chance.pick(self.players)
+
+    @abstractmethod
+    def deal(self) -> State[A]:
+        """A new hand among `seated`, dealt by `dealer`, sharing this match's log and chance."""
+
+    @abstractmethod
+    def score_hand(self, result: Outcome) -> None:
+        """Record a finished hand: update `scores`, `seated` and `dealer`."""
+
+    @abstractmethod
+    def match_outcome(self) -> Outcome | None:
+        """The match's outcome if it is over after the hands so far, else None."""
+
+    # -- State, by delegation to the current hand -------------------------
+
+    @property
+    def to_act(self) -> frozenset[int]:
+        return frozenset() if self._outcome else self.hand.to_act
+
+    def legal_actions(self, player: int) -> list[A]:
+        return [] if self._outcome else self.hand.legal_actions(player)
+
+    @property
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def why_illegal(self, player: int, action: A) -> str:
+        return self.hand.why_illegal(player, action)
+
+    def _action_event(self, player: int, action: A) -> Event:
+        return self.hand._action_event(player, action)
+
+    def _apply(self, player: int, action: A) -> None:
+        self.hand._apply(player, action)
+        if not self.hand.is_over:
+            return
+        result = self.hand.outcome
+        assert result is not None
+        self.results.append(result)
+        self.score_hand(result)
+        self.log.append(Event("scores", {"hand": len(self.results), "scores": list(self.scores)}))
+        self._outcome = self.match_outcome()
+        if self._outcome is not None:
+            self.log.append(Event("match_over", {"result": self._outcome.to_json()}))
+        else:
+            self.hand = self.deal()
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        view = self.hand.view(seat)
+        view["match"] = {
+            "hand": len(self.results) + (0 if self._outcome else 1),
+            "dealer": self.dealer,
+            "scores": list(self.scores),
+            "seated": list(self.seated),
+            "results": [r.summary for r in self.results],
+            "outcome": self._outcome.to_json() if self._outcome else None,
+        }
+        return view
+
+    def clone(self) -> Self:
+        new = self._clone_base()
+        new.scores = list(self.scores)
+        new.seated = list(self.seated)
+        new.results = list(self.results)
+        new.hand = self.hand.clone()
+        new.hand.log = new.log
+        new.hand.chance = new.chance
+        return new
+
+    def zones(self) -> dict[str, Sequence[Any]]:
+        return self.hand.zones()
+
+    def hidden_zones(self, seat: int | None) -> list[str]:
+        return self.hand.hidden_zones(seat)
+
+    def _set_zone(self, name: str, cards: list[Any]) -> None:
+        self.hand._set_zone(name, cards)
+
+    def _set_chance(self, chance: Chance) -> None:
+        super()._set_chance(chance)
+        self.hand.chance = chance
+
+    def header(self) -> dict[str, Any]:
+        """The first line of this match's log: what is needed to replay it."""
+        return {
+            "game": self.game,
+            "players": self.players,
+            "rules": self.rules.to_json(),
+            "seed": self.chance.seed,
+        }
+
+    @staticmethod
+    def ranked(points: Sequence[float], summary: str, **detail: Any) -> Outcome:
+        """An outcome ranking seats by `points`, higher first."""
+        return Outcome(Outcome.ranking(points), tuple(points), summary, detail)

@@ -1,0 +1,154 @@
+"""Rule options: one frozen dataclass per game, one field per named option.
+
+Fields carry their one-line explanation in ``metadata["doc"]``; `RuleSet`
+gives every game the same parsing (``k=v`` text from the CLI, JSON from a
+server), validation and description.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Self
+
+from pitkit.core.errors import BadOption
+
+__all__ = ["OptionInfo", "RuleSet", "option"]
+
+_TRUE = {"true", "on", "yes", "1"}
+_FALSE = {"false", "off", "no", "0"}
+
+
+def option(default: Any, doc: str) -> Any:
+    """A rule option with its default and a one-line explanation."""
+    return dataclasses.field(default=default, metadata={"doc": doc})
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option as shown to users: name, type, default and explanation."""
+
+    name: str
+    type: str
+    default: Any
+    doc: str
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Base of every game's rules object. Subclasses add fields with `option`."""
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            _check(self, f.name, getattr(self, f.name))
+
+    @classmethod
+    def options(cls) -> list[OptionInfo]:
+        """Every option of this rule set, in declaration order."""
+        hints = typing.get_type_hints(cls)
+        out = []
+        for f in dataclasses.fields(cls):
+            hint = hints[f.name]
+            out.append(
+                OptionInfo(
+                    f.name, _type_name(hint), f.default, f.metadata.get("doc", ""), _choices(hint)
+                )
+            )
+        return out
+
+    @classmethod
+    def from_options(cls, pairs: Mapping[str, Any] | Iterable[str]) -> Self:
+        """Rules from ``{"name": value}`` or ``["name=value", ...]``; values may be text."""
+        if not isinstance(pairs, Mapping):
+            items: dict[str, Any] = {}
+            for pair in pairs:
+                name, sep, value = pair.partition("=")
+                if not sep:
+                    raise BadOption(f"options are written name=value, not {pair!r}")
+                items[name.strip().replace("-", "_")] = value.strip()
+            pairs = items
+        hints = typing.get_type_hints(cls)
+        known = {f.name for f in dataclasses.fields(cls)}
+        values = {}
+        for name, value in pairs.items():
+            if name not in known:
+                raise BadOption(f"unknown option {name!r}; options are: {', '.join(sorted(known))}")
+            values[name] = _convert(name, hints[name], value)
+        return cls(**values)
+
+    def to_json(self) -> dict[str, Any]:
+        """Every option and its value, JSON-ready."""
+        return dataclasses.asdict(self)
+
+    def changed(self) -> dict[str, Any]:
+        """The options that differ from their defaults."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != f.default
+        }
+
+
+def _choices(hint: Any) -> tuple[str, ...]:
+    if typing.get_origin(hint) is typing.Literal:
+        return tuple(str(a) for a in typing.get_args(hint))
+    return ()
+
+
+def _type_name(hint: Any) -> str:
+    if typing.get_origin(hint) is typing.Literal:
+        return "|".join(str(a) for a in typing.get_args(hint))
+    if _is_optional(hint):
+        return f"{_type_name(_non_none(hint))} or none"
+    return getattr(hint, "__name__", str(hint))
+
+
+def _is_optional(hint: Any) -> bool:
+    return typing.get_origin(hint) in (typing.Union, types.UnionType) and type(
+        None
+    ) in typing.get_args(hint)
+
+
+def _non_none(hint: Any) -> Any:
+    return next(a for a in typing.get_args(hint) if a is not type(None))
+
+
+def _convert(name: str, hint: Any, value: Any) -> Any:
+    """Turn text (or JSON) into the option's type, or raise BadOption."""
+    if _is_optional(hint):
+        if value is None or (isinstance(value, str) and value.lower() in ("none", "")):
+            return None
+        return _convert(name, _non_none(hint), value)
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).lower()
+        if text in _TRUE | _FALSE:
+            return text in _TRUE
+        raise BadOption(f"option {name} is on or off, not {value!r}")
+    if hint is int:
+        if isinstance(value, bool):
+            raise BadOption(f"option {name} is a whole number, not {value!r}")
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise BadOption(f"option {name} is a whole number, not {value!r}") from None
+    if typing.get_origin(hint) is typing.Literal:
+        for choice in typing.get_args(hint):
+            if str(choice) == str(value):
+                return choice
+        raise BadOption(f"option {name} is one of {', '.join(_choices(hint))}, not {value!r}")
+    if hint is str:
+        return str(value)
+    raise BadOption(f"option {name} has a type that cannot be set from text")
+
+
+def _check(rules: RuleSet, name: str, value: Any) -> None:
+    """Type-check a value given directly to the constructor."""
+    hint = typing.get_type_hints(type(rules))[name]
+    if _convert(name, hint, value) != value or type(value) is not type(_convert(name, hint, value)):
+        raise BadOption(f"option {name} cannot be {value!r}")

@@ -1,0 +1,37 @@
+"""Pitty Pat's rule options (rulings Y1-Y5), one field per named option."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pitkit.core.errors import BadOption
+from pitkit.core.rules import RuleSet, option
+
+__all__ = ["Rules"]
+
+
+@dataclass(frozen=True)
+class Rules(RuleSet):
+    """The options of Pitty Pat; the defaults are the seed's basic game."""
+
+    must_match: bool = option(
+        False, "a player who can match the top card must match rather than draw (Y2)"
+    )
+    pairs_on_table: bool = option(
+        False, "matched pairs are laid face up in front of the player instead of on the pile (Y3)"
+    )
+    turn_limit: int = option(1000, "a hand that runs longer than this many turns is a draw (Y4)")
+    scoring: Literal["wins", "chips"] = option(
+        "wins", "wins: count hands won, first to the target wins; chips: losers pay the winner (Y5)"
+    )
+    target: int = option(5, "hands to win the match when scoring by wins (Y5)")
+    chips: int = option(10, "chips each player starts with when scoring by chips")
+    hands: int | None = option(None, "play this many hands, then the most wins (or chips) wins")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.turn_limit < 1 or self.target < 1 or self.chips < 1:
+            raise BadOption("turn_limit, target and chips must be at least 1")
+        if self.hands is not None and self.hands < 1:
+            raise BadOption("hands must be at least 1")
