@@ -3,7 +3,7 @@ and the protocol every bot follows."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -15,7 +15,7 @@ from pitkit.core.match import Match
 from pitkit.core.rules import RuleSet
 from pitkit.core.state import State
 
-__all__ = ["Bot", "BotFactory", "BotInfo", "Game"]
+__all__ = ["Bot", "BotFactory", "BotInfo", "Game", "plain_event_text"]
 
 
 class Bot(Protocol):
@@ -40,6 +40,22 @@ class BotInfo:
     make: BotFactory
 
 
+def plain_event_text(event: Mapping[str, Any]) -> str | None:
+    """A one-line description of an event as one seat saw it (None: not worth showing).
+
+    Games pass their own `Game.describe` for richer wording; this is the fallback.
+    """
+    kind = event.get("type")
+    if kind == "action":
+        return f"seat {event['seat']}: {event['action']}"
+    if kind == "shuffle":
+        return "The cards are shuffled."
+    if kind == "pick":
+        return None
+    details = ", ".join(f"{k} {v}" for k, v in event.items() if k != "type")
+    return f"{kind}: {details}" if details else str(kind)
+
+
 @dataclass(frozen=True)
 class Game:
     """Everything pitkit knows about one game, as held by the registry."""
@@ -53,6 +69,9 @@ class Game:
     rules: type[RuleSet]
     match: Callable[[Any, int, int | None, Chance | None], Match[Any, Any]]
     render: Callable[[Mapping[str, Any]], str]
+    describe: Callable[[Mapping[str, Any]], str | None] = field(
+        default=lambda e: plain_event_text(e)
+    )
     bots: Mapping[str, BotInfo] = field(default_factory=dict)
 
     def make_rules(
@@ -85,17 +104,26 @@ class Game:
 
     def replay(self, header: Mapping[str, Any], events: Iterable[Event]) -> Match[Any, Any]:
         """Rebuild a match from its log: header and events (see `pitkit.core.events`)."""
+        *_, match = self.replay_steps(header, events)
+        return match
+
+    def replay_steps(
+        self, header: Mapping[str, Any], events: Iterable[Event]
+    ) -> Iterator[Match[Any, Any]]:
+        """Rebuild a match from its log, yielding it before each action and once at the end."""
         if header.get("game") != self.name:
             raise UnknownName(f"this log is of {header.get('game')!r}, not {self.name!r}")
         events = list(events)
+        seed = header.get("seed")
         match = self.new_match(
             int(header["players"]),
             header.get("rules", {}),
-            header.get("seed"),
-            chance=Chance(header.get("seed"), recorded=events),
+            seed,
+            chance=Chance(seed, recorded=events),
         )
         for event in events:
             if event.type == "action":
+                yield match
                 spelling = event.secret.get("action", event.public.get("action"))
                 match.apply(int(event.public["seat"]), spelling)
-        return match
+        yield match

@@ -10,7 +10,7 @@ chips, a Pitch player sitting out) are simply not among the hand's players.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Generic, Self, TypeVar
 
 from pitkit.core.actions import Action
@@ -77,6 +77,9 @@ class Match(State[A], Generic[A, R]):
     @property
     def outcome(self) -> Outcome | None:
         return self._outcome
+
+    def parse_action(self, spelling: str | Mapping[str, Any] | Action) -> A:
+        return self.hand.parse_action(spelling)
 
     def why_illegal(self, player: int, action: A) -> str:
         return self.hand.why_illegal(player, action)

@@ -8,7 +8,7 @@ from pitkit.core.game import BotInfo, Game
 from pitkit.games.pittypat.actions import Draw, MatchCard, PittyPatAction
 from pitkit.games.pittypat.bots import SensibleBot, current_hand
 from pitkit.games.pittypat.match import PittyPatMatch
-from pitkit.games.pittypat.render import render
+from pitkit.games.pittypat.render import describe, render
 from pitkit.games.pittypat.rules import Rules
 from pitkit.games.pittypat.state import Hand, Phase
 
@@ -23,6 +23,7 @@ __all__ = [
     "Rules",
     "SensibleBot",
     "current_hand",
+    "describe",
     "render",
 ]
 
@@ -36,6 +37,7 @@ GAME = Game(
     rules=Rules,
     match=PittyPatMatch,
     render=render,
+    describe=describe,
     bots={
         "sensible": BotInfo(
             "matches when it can; discards the rank least likely to come again", SensibleBot

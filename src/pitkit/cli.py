@@ -1,0 +1,342 @@
+"""The ``pitkit`` command: list games, play in the terminal, simulate, replay."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from pitkit import arena, games
+from pitkit import bots as bot_registry
+from pitkit.core.errors import IllegalAction
+from pitkit.core.events import Event, read_log, write_log
+from pitkit.core.game import Bot, Game
+from pitkit.core.match import Match
+
+app = typer.Typer(
+    help="pitkit: the Pit family of card games. Play, simulate and study them.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="rich",
+)
+console = Console(highlight=False)
+
+HUMAN = "human"
+_CARD = re.compile(r"\b([2-9TJQKA])([CDHS])\b|\b(RJ|BJ)\b")
+_SUIT_STYLE = {
+    "C": ("♣", "bold"),
+    "D": ("♦", "bold red"),
+    "H": ("♥", "bold red"),
+    "S": ("♠", "bold"),
+}
+
+GameName = Annotated[str, typer.Argument(help="A game name; see `pitkit games`.")]
+Options = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-o", help="A rule option as name=value; repeat for several."),
+]
+
+
+def main() -> None:
+    """Entry point of the ``pitkit`` command."""
+    app()
+
+
+def _fail(message: str) -> typer.Exit:
+    console.print(f"[bold red]error:[/] {escape(message)}")
+    return typer.Exit(2)
+
+
+def _game(name: str) -> Game:
+    try:
+        return games.get(name)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+
+
+def cards_markup(text: str) -> str:
+    """Escape `text` for rich and colour the cards in it (red suits red, Jokers marked)."""
+
+    def paint(m: re.Match[str]) -> str:
+        if m.group(3):
+            return f"[bold magenta]{m.group(3)}[/]"
+        symbol, style = _SUIT_STYLE[m.group(2)]
+        return f"[{style}]{m.group(1)}{symbol}[/]"
+
+    return _CARD.sub(paint, escape(text))
+
+
+@app.command("games")
+def list_games() -> None:
+    """List the games and their rule options."""
+    for game in games.all_games():
+        table = Table(
+            title=f"{game.title} ({game.name}), {game.min_players}-{game.max_players} players"
+        )
+        table.add_column("option")
+        table.add_column("values")
+        table.add_column("default")
+        table.add_column("meaning")
+        for info in game.rules.options():
+            table.add_row(info.name, info.type, str(info.default), info.doc)
+        console.print(table)
+        console.print(f"  {game.summary}\n")
+
+
+@app.command("bots")
+def list_bots(game: Annotated[str | None, typer.Argument(help="Only this game.")] = None) -> None:
+    """List the bots that can play each game."""
+    table = Table(title="Bots")
+    table.add_column("game")
+    table.add_column("bot")
+    table.add_column("how it plays")
+    for g in [_game(game)] if game else games.all_games():
+        for name, info in bot_registry.available(g).items():
+            table.add_row(g.name, name, info.description)
+    console.print(table)
+
+
+def _new_match(
+    game: Game, players: int, options: Sequence[str] | None, seed: int | None
+) -> Match[Any, Any]:
+    try:
+        return game.new_match(players, list(options or []), seed)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+
+
+def _seat_bots(game: Game, seating: Sequence[str], seed: int | None) -> list[Bot | None]:
+    out: list[Bot | None] = []
+    for seat, name in enumerate(seating):
+        try:
+            out.append(
+                None
+                if name == HUMAN
+                else bot_registry.make(game, name, None if seed is None else seed + seat)
+            )
+        except ValueError as exc:
+            raise _fail(str(exc)) from None
+    return out
+
+
+@app.command()
+def play(
+    game_name: GameName,
+    seats: Annotated[
+        str | None,
+        typer.Option(
+            help="Who sits where, comma-separated: human or a bot name (default: you and bots)."
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the shuffles (default: random).")
+    ] = None,
+    option: Options = None,
+) -> None:
+    """Play a match in the terminal against bots (or friends at one keyboard).
+
+    On your turn, type an action by its number in the menu or by its text,
+    e.g. `match 7H 2C` or `draw`. `help` shows the menu again; `quit` stops.
+    """
+    game = _game(game_name)
+    bot_names = bot_registry.names(game)
+    default_bot = bot_names[-1]
+    seating = (seats or ",".join([HUMAN] + [default_bot] * (game.default_players - 1))).split(",")
+    seating = [s.strip() for s in seating]
+    match = _new_match(game, len(seating), option, seed)
+    players = _seat_bots(game, seating, seed)
+    humans = [s for s, bot in enumerate(players) if bot is None]
+    console.print(
+        f"[bold]{game.title}[/]  "
+        + ", ".join(f"seat {s}: {name}" for s, name in enumerate(seating))
+    )
+    shown = 0
+    viewer = humans[0] if humans else None
+    try:
+        while True:
+            shown = _show_events(game, match, viewer, shown)
+            if match.is_over:
+                break
+            seat = min(match.to_act)
+            bot = players[seat]
+            if bot is None:
+                viewer = seat
+                shown = _show_events(game, match, viewer, shown)
+                _human_turn(game, match, seat)
+            else:
+                match.apply(seat, bot.choose(match, seat))
+    except (EOFError, KeyboardInterrupt):
+        console.print("\nGoodbye.")
+        raise typer.Exit(0) from None
+    console.print("[bold]The match is over.[/]")
+
+
+def _show_events(game: Game, match: Match[Any, Any], seat: int | None, shown: int) -> int:
+    for event in match.log[shown:]:
+        text = game.describe(event.seen_by(seat))
+        if text:
+            console.print(cards_markup(text))
+    return len(match.log)
+
+
+def _human_turn(game: Game, match: Match[Any, Any], seat: int) -> None:
+    view = match.view(seat)
+    scores = view["match"]["scores"]
+    console.rule(f"Seat {seat}, your turn  (scores: {', '.join(map(str, scores))})")
+    console.print(cards_markup(game.render(view)))
+    actions = match.legal_actions(seat)
+    _menu(actions)
+    while True:
+        entry = console.input("[bold]> [/]").strip()
+        if entry in ("help", "?", ""):
+            _menu(actions)
+            continue
+        if entry in ("quit", "exit"):
+            raise EOFError
+        action = (
+            actions[int(entry) - 1]
+            if entry.isdigit() and 1 <= int(entry) <= len(actions)
+            else entry
+        )
+        try:
+            match.apply(seat, action)
+            return
+        except IllegalAction as exc:
+            console.print(f"[red]{escape(str(exc))}[/] Type a number from the menu, or help.")
+
+
+def _menu(actions: Sequence[object]) -> None:
+    for i, action in enumerate(actions, 1):
+        console.print(f"  [cyan]{i:>2}[/] {cards_markup(str(action))}")
+
+
+@app.command()
+def simulate(
+    game_name: GameName,
+    n: Annotated[int, typer.Option("-n", help="Number of matches.", min=1)] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
+    bots: Annotated[
+        str, typer.Option(help="Bot names, comma-separated, one a seat (repeated as needed).")
+    ] = "random",
+    players: Annotated[
+        int | None, typer.Option(help="Seats at the table (default: one a bot).")
+    ] = None,
+    option: Options = None,
+    save_logs: Annotated[
+        Path | None, typer.Option(help="Write each match's log to this folder.")
+    ] = None,
+    rotate: Annotated[bool, typer.Option(help="Shift the seating by one seat each match.")] = True,
+) -> None:
+    """Play many matches between bots; print win rates and speed."""
+    game = _game(game_name)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    for name in names:
+        if name not in bot_registry.names(game):
+            raise _fail(
+                f"no bot named {name!r} for {game.name}; bots are: {', '.join(bot_registry.names(game))}"
+            )
+    try:
+        rules = game.make_rules(list(option or []))
+        runs = arena.simulate(
+            game, names, n, players=players, rules=rules, seed=seed, rotate=rotate
+        )
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    if save_logs:
+        save_logs.mkdir(parents=True, exist_ok=True)
+    tally = arena.Tally()
+    decisions = hands = 0
+    start = time.perf_counter()
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(f"{game.title}", total=n)
+        for i, played in enumerate(runs):
+            tally.add(played)
+            decisions += played.decisions
+            hands += len(played.match.results)
+            if save_logs:
+                write_log(
+                    save_logs / f"{game.name}-{i + 1:05d}.jsonl",
+                    played.match.header(),
+                    played.match.log,
+                )
+            progress.advance(task)
+    elapsed = time.perf_counter() - start
+    table = Table(title=f"{game.title}: {n} matches, {hands} hands")
+    for column in ("bot", "seats played", "win share", "mean place"):
+        table.add_column(column, justify="right" if column != "bot" else "left")
+    for name, count, share, place in tally.rows():
+        table.add_row(name, str(count), f"{share:.1%}", f"{place:.2f}")
+    console.print(table)
+    console.print(
+        f"{n / elapsed:,.1f} matches/s, {hands / elapsed:,.1f} hands/s, "
+        f"{decisions / elapsed:,.0f} decisions/s ({elapsed:.2f} s)"
+    )
+
+
+@app.command()
+def replay(
+    file: Annotated[
+        Path, typer.Argument(help="A log written by `pitkit simulate --save-logs`.", exists=True)
+    ],
+    seat: Annotated[
+        int | None, typer.Option(help="Show the game as this seat saw it (default: everything).")
+    ] = None,
+    step: Annotated[bool, typer.Option(help="Wait for Enter after each action.")] = False,
+) -> None:
+    """Show a logged game step by step, rebuilding it from the log."""
+    try:
+        header, events = read_log(file)
+    except (OSError, ValueError) as exc:
+        raise _fail(str(exc)) from None
+    game = _game(str(header["game"]))
+    shown = 0
+    try:
+        for match in game.replay_steps(header, events):
+            shown = _print_events(game, match.log, seat, shown)
+            if step and not match.is_over:
+                console.input("[dim](Enter)[/]")
+    except ValueError as exc:
+        raise _fail(f"the log does not replay: {exc}") from None
+    same = [e.to_json() for e in match.log] == [e.to_json() for e in events]
+    console.print(
+        "Replay matches the log exactly." if same else "[red]The replay differs from the log.[/]"
+    )
+    if not same:
+        raise typer.Exit(1)
+
+
+def _print_events(game: Game, log: Sequence[Event], seat: int | None, shown: int) -> int:
+    for event in log[shown:]:
+        text = game.describe(event.seen_by(seat) if seat is not None else _everything(event))
+        if text:
+            console.print(cards_markup(text))
+    return len(log)
+
+
+def _everything(event: Event) -> Mapping[str, Any]:
+    """An event with every seat's private part shown, for an all-seeing replay."""
+    out: dict[str, Any] = event.seen_by(None)
+    for seat, part in event.private.items():
+        for key, value in part.items():
+            out[key] = (
+                f"{out[key]}; seat {seat}: {value}" if key in out else f"seat {seat}: {value}"
+            )
+    return out
+
+
+if __name__ == "__main__":
+    main()
