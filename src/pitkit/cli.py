@@ -218,6 +218,24 @@ def _menu(actions: Sequence[object]) -> None:
         console.print(f"  [cyan]{i:>2}[/] {cards_markup(str(action))}")
 
 
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def judge(
+    ctx: typer.Context,
+    game_name: GameName,
+) -> None:
+    """Settle a rules question at the table, e.g. `pitkit judge ace-pit 8H "7H 9H"`.
+
+    The arguments after the game's name are the game's own; see its docs.
+    """
+    game = _game(game_name)
+    if game.judge is None:
+        raise _fail(f"{game.title} has no judge")
+    try:
+        console.print(cards_markup(game.judge(list(ctx.args))))
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+
+
 @app.command()
 def simulate(
     game_name: GameName,

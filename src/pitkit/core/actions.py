@@ -33,8 +33,8 @@ class Action:
 
     def __str__(self) -> str:
         words = [self.kind]
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
             if value is None:
                 continue
             if isinstance(value, tuple):
@@ -96,6 +96,15 @@ class Action:
 
 
 _HINTS: dict[type, dict[str, Any]] = {}
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The field names of an action class, in order."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 def _hints(cls: type) -> dict[str, Any]:

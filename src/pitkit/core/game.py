@@ -3,7 +3,7 @@ and the protocol every bot follows."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -73,6 +73,9 @@ class Game:
         default=lambda e: plain_event_text(e)
     )
     bots: Mapping[str, BotInfo] = field(default_factory=dict)
+    judge: Callable[[Sequence[str]], str] | None = None
+    """Optional rules judge for disputes at the table: `pitkit judge GAME ARGS...`
+    passes the raw arguments and prints the returned verdict; ValueError means bad input."""
 
     def make_rules(
         self, options: RuleSet | Mapping[str, Any] | Iterable[str] | None = None

@@ -61,13 +61,21 @@ class Match(State[A], Generic[A, R]):
     def match_outcome(self) -> Outcome | None:
         """The match's outcome if it is over after the hands so far, else None."""
 
+    def scores_shown(self) -> bool:
+        """Whether running scores are shown during the match (some games hide them)."""
+        return True
+
+    def shown_scores(self) -> list[int] | None:
+        """The scores as the table sees them: None while they are hidden."""
+        return list(self.scores) if self.scores_shown() or self.is_over else None
+
     # -- State, by delegation to the current hand -------------------------
 
     @property
     def to_act(self) -> frozenset[int]:
         return frozenset() if self._outcome else self.hand.to_act
 
-    def legal_actions(self, player: int) -> list[A]:
+    def _legal_actions(self, player: int) -> list[A]:
         return [] if self._outcome else self.hand.legal_actions(player)
 
     @property
@@ -95,8 +103,8 @@ class Match(State[A], Generic[A, R]):
         assert result is not None
         self.results.append(result)
         self.score_hand(result)
-        self.log.append(Event("scores", {"hand": len(self.results), "scores": list(self.scores)}))
         self._outcome = self.match_outcome()
+        self.log.append(Event("scores", {"hand": len(self.results), "scores": self.shown_scores()}))
         if self._outcome is not None:
             self.log.append(Event("match_over", {"result": self._outcome.to_json()}))
         else:
@@ -107,7 +115,7 @@ class Match(State[A], Generic[A, R]):
         view["match"] = {
             "hand": len(self.results) + (0 if self._outcome else 1),
             "dealer": self.dealer,
-            "scores": list(self.scores),
+            "scores": self.shown_scores(),
             "seated": list(self.seated),
             "results": [r.summary for r in self.results],
             "outcome": self._outcome.to_json() if self._outcome else None,

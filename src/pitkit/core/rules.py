@@ -49,7 +49,7 @@ class RuleSet:
     @classmethod
     def options(cls) -> list[OptionInfo]:
         """Every option of this rule set, in declaration order."""
-        hints = typing.get_type_hints(cls)
+        hints = _hints(cls)
         out = []
         for f in dataclasses.fields(cls):
             hint = hints[f.name]
@@ -71,7 +71,7 @@ class RuleSet:
                     raise BadOption(f"options are written name=value, not {pair!r}")
                 items[name.strip().replace("-", "_")] = value.strip()
             pairs = items
-        hints = typing.get_type_hints(cls)
+        hints = _hints(cls)
         known = {f.name for f in dataclasses.fields(cls)}
         values = {}
         for name, value in pairs.items():
@@ -147,8 +147,18 @@ def _convert(name: str, hint: Any, value: Any) -> Any:
     raise BadOption(f"option {name} has a type that cannot be set from text")
 
 
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    """The option types of a rules class, resolved once."""
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
 def _check(rules: RuleSet, name: str, value: Any) -> None:
     """Type-check a value given directly to the constructor."""
-    hint = typing.get_type_hints(type(rules))[name]
+    hint = _hints(type(rules))[name]
     if _convert(name, hint, value) != value or type(value) is not type(_convert(name, hint, value)):
         raise BadOption(f"option {name} cannot be {value!r}")

@@ -99,8 +99,8 @@ class State(ABC, Generic[A]):
         """The seats that may act now; empty once the game is over."""
 
     @abstractmethod
-    def legal_actions(self, player: int) -> list[A]:
-        """Every action `player` may take now (empty if they may not act)."""
+    def _legal_actions(self, player: int) -> list[A]:
+        """Every action `player` may take now (see `legal_actions`)."""
 
     @property
     @abstractmethod
@@ -137,6 +137,21 @@ class State(ABC, Generic[A]):
         """Carry out a legal action, appending its events to the log."""
 
     # -- shared behaviour ------------------------------------------------
+
+    _legal_cache: tuple[int, int, list[A]] | None = None
+
+    def legal_actions(self, player: int) -> list[A]:
+        """Every action `player` may take now (empty if they may not act).
+
+        The list is computed once per position and seat; do not modify it.
+        """
+        cached = self._legal_cache
+        version = len(self.log)
+        if cached is not None and cached[0] == version and cached[1] == player:
+            return cached[2]
+        actions = self._legal_actions(player)
+        self._legal_cache = (version, player, actions)
+        return actions
 
     def parse_action(self, spelling: str | Mapping[str, Any] | Action) -> A:
         """The action spelled by text, JSON or an Action value; `BadAction` if none."""
@@ -179,6 +194,7 @@ class State(ABC, Generic[A]):
         """A shallow copy with its own log and chance; games then copy their
         mutable zones (used by `clone`)."""
         new = copy.copy(self)
+        new._legal_cache = None
         new.log = list(self.log)
         new.chance = self.chance.clone(new.log)
         return new

@@ -153,7 +153,7 @@ class Hand(State[PittyPatAction]):
                 return card
         return None
 
-    def legal_actions(self, player: int) -> list[PittyPatAction]:
+    def _legal_actions(self, player: int) -> list[PittyPatAction]:
         if self.phase is Phase.OVER or player != self.player:
             return []
         hand = self.hands[player]
