@@ -256,11 +256,7 @@ def simulate(
     """Play many matches between bots; print win rates and speed."""
     game = _game(game_name)
     names = [b.strip() for b in bots.split(",") if b.strip()]
-    for name in names:
-        if name not in bot_registry.names(game):
-            raise _fail(
-                f"no bot named {name!r} for {game.name}; bots are: {', '.join(bot_registry.names(game))}"
-            )
+    _seat_bots(game, names, seed)  # refuses unknown names before the run starts
     try:
         rules = game.make_rules(list(option or []))
         runs = arena.simulate(
