@@ -68,6 +68,14 @@ class Chance:
             self.sink.append(Event("pick", {"range": n, "value": value}))
         return value
 
+    def queue_shuffle(self, order: Sequence[int]) -> None:
+        """Make a coming shuffle come out in `order` (a permutation of item
+        positions), after any outcomes already queued: for a deal made at a
+        physical table, or a test that needs particular cards."""
+        if self._recorded is None:
+            self._recorded = []
+        self._recorded.append(Event("shuffle", {"size": len(order)}, secret={"order": list(order)}))
+
     def clone(self, sink: list[Event] | None) -> Chance:
         """A copy that will give the same outcomes as this one, recording to `sink`."""
         copy = Chance.__new__(Chance)
