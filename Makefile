@@ -18,8 +18,8 @@ run: $(BIN)/pitkit
 	$(BIN)/pitkit play pitty-pat --seats human,sensible,sensible
 
 lint: $(VENV)/.dev
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
 test: lint

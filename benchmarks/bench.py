@@ -39,7 +39,9 @@ def main() -> None:
     for name in args.games:
         per_match, per_hand, per_decision = measure(name, args.seconds)
         players = games.get(name).default_players
-        print(f"{name:<12} {players:>7} {per_match:>10,.1f} {per_hand:>10,.1f} {per_decision:>12,.0f}")
+        print(
+            f"{name:<12} {players:>7} {per_match:>10,.1f} {per_hand:>10,.1f} {per_decision:>12,.0f}"
+        )
 
 
 if __name__ == "__main__":

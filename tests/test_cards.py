@@ -35,7 +35,15 @@ def test_notation_is_rank_then_suit() -> None:
 
 @pytest.mark.parametrize(
     ("token", "text"),
-    [("10H", "TH"), ("10h", "TH"), ("A♠", "AS"), ("2♣", "2C"), ("q♦", "QD"), ("K♥", "KH"), ("rj", "RJ")],
+    [
+        ("10H", "TH"),
+        ("10h", "TH"),
+        ("A♠", "AS"),
+        ("2♣", "2C"),
+        ("q♦", "QD"),
+        ("K♥", "KH"),
+        ("rj", "RJ"),
+    ],
 )
 def test_accepted_spellings(token: str, text: str) -> None:
     assert str(parse_card(token)) == text
@@ -51,7 +59,9 @@ def test_jokers() -> None:
         _ = Card.BJ.suit
 
 
-@pytest.mark.parametrize("token", ["1H", "11H", "AX", "H", "", "JJ", "A", "10", "ASS", "RJX", "Joker"])
+@pytest.mark.parametrize(
+    "token", ["1H", "11H", "AX", "H", "", "JJ", "A", "10", "ASS", "RJX", "Joker"]
+)
 def test_bad_tokens_raise_an_error_quoting_the_token(token: str) -> None:
     with pytest.raises(CardError) as error:
         parse_card(token)
@@ -61,7 +71,10 @@ def test_bad_tokens_raise_an_error_quoting_the_token(token: str) -> None:
 
 def test_lists_are_separated_by_spaces_or_commas() -> None:
     assert format_cards(parse_cards("AS, KH 10D,2C  RJ")) == "AS KH TD 2C RJ"
-    assert parse_cards(["AS", Card.of(Rank.KING, Suit.HEARTS)]) == [parse_card("AS"), parse_card("KH")]
+    assert parse_cards(["AS", Card.of(Rank.KING, Suit.HEARTS)]) == [
+        parse_card("AS"),
+        parse_card("KH"),
+    ]
     with pytest.raises(CardError, match="'ZZ'"):
         parse_cards("AS ZZ KH")
 
@@ -73,7 +86,7 @@ def test_cards_are_immutable_shared_and_hashable() -> None:
     assert copy.deepcopy(card) is card
     assert pickle.loads(pickle.dumps(card)) is card
     with pytest.raises(AttributeError):
-        card.foo = 1  # type: ignore[attr-defined]
+        card.foo = 1
 
 
 @given(st.sampled_from(standard_deck(jokers=True)))

@@ -65,7 +65,18 @@ def test_play_refuses_unknown_games_bots_and_options() -> None:
 def test_simulate_saves_logs_that_replay(tmp_path: Path) -> None:
     result = runner.invoke(
         app,
-        ["simulate", "pitty-pat", "-n", "5", "--seed", "1", "--bots", "random,sensible", "--save-logs", str(tmp_path)],
+        [
+            "simulate",
+            "pitty-pat",
+            "-n",
+            "5",
+            "--seed",
+            "1",
+            "--bots",
+            "random,sensible",
+            "--save-logs",
+            str(tmp_path),
+        ],
     )
     assert result.exit_code == 0, result.output
     assert "win share" in result.output and "decisions/s" in result.output
@@ -80,7 +91,10 @@ def test_simulate_saves_logs_that_replay(tmp_path: Path) -> None:
 
 def test_replay_refuses_a_broken_log(tmp_path: Path) -> None:
     path = tmp_path / "broken.jsonl"
-    path.write_text('{"game": "pitty-pat", "players": 2, "seed": 1}\n{"type": "action", "seat": 0, "action": "fly"}\n')
+    path.write_text(
+        '{"game": "pitty-pat", "players": 2, "seed": 1}\n'
+        '{"type": "action", "seat": 0, "action": "fly"}\n'
+    )
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 2
     assert "does not replay" in result.output
@@ -88,7 +102,9 @@ def test_replay_refuses_a_broken_log(tmp_path: Path) -> None:
 
 def test_simulate_is_deterministic_for_a_seed() -> None:
     def table(seed: int) -> str:
-        output = runner.invoke(app, ["simulate", "pitty-pat", "-n", "3", "--seed", str(seed)]).output
+        output = runner.invoke(
+            app, ["simulate", "pitty-pat", "-n", "3", "--seed", str(seed)]
+        ).output
         return output.split("matches/s")[0].rsplit("\n", 1)[0]
 
     assert table(4) == table(4)

@@ -98,7 +98,17 @@ def test_actions_have_one_text_and_one_json_form() -> None:
 
 @pytest.mark.parametrize(
     "spelling",
-    ["", "dance", "play AX", "offer", "offer two", "offer 2 wheat extra", {"kind": "offer"}, {"cards": []}, 7],
+    [
+        "",
+        "dance",
+        "play AX",
+        "offer",
+        "offer two",
+        "offer 2 wheat extra",
+        {"kind": "offer"},
+        {"cards": []},
+        7,
+    ],
 )
 def test_bad_spellings_raise_bad_action(spelling: object) -> None:
     with pytest.raises(BadAction):
