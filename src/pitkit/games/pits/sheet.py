@@ -1,0 +1,1 @@
+"""The BGA continuous Pits score sheet (ruling P10)."""
