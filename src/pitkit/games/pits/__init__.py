@@ -10,7 +10,7 @@ True
 
 from pitkit.core.game import BotInfo, Game
 from pitkit.games.pits.actions import Give, Pass, PitsAction, Play, Take, reading_name
-from pitkit.games.pits.bots import HeuristicBot
+from pitkit.games.pits.bots import HeuristicBot, current_hand
 from pitkit.games.pits.judge import judge
 from pitkit.games.pits.match import PitsMatch
 from pitkit.games.pits.melds import (
@@ -46,6 +46,7 @@ __all__ = [
     "Rules",
     "Take",
     "beats",
+    "current_hand",
     "describe",
     "judge",
     "legal_plays",
