@@ -27,6 +27,7 @@ from pitkit.games.pits.melds import (
 )
 from pitkit.games.pits.render import describe, render
 from pitkit.games.pits.rules import Rules
+from pitkit.games.pits.sheet import ScoreSheet, SheetError
 from pitkit.games.pits.state import Hand, Phase
 
 __all__ = [
@@ -44,6 +45,8 @@ __all__ = [
     "PitsMatch",
     "Play",
     "Rules",
+    "ScoreSheet",
+    "SheetError",
     "Take",
     "beats",
     "current_hand",
