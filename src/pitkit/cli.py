@@ -190,7 +190,8 @@ def _show_events(game: Game, match: Match[Any, Any], seat: int | None, shown: in
 def _human_turn(game: Game, match: Match[Any, Any], seat: int) -> None:
     view = match.view(seat)
     scores = view["match"]["scores"]
-    console.rule(f"Seat {seat}, your turn  (scores: {', '.join(map(str, scores))})")
+    shown = "hidden" if scores is None else ", ".join(map(str, scores))
+    console.rule(f"Seat {seat}, your turn  (scores: {shown})")
     console.print(cards_markup(game.render(view)))
     actions = match.legal_actions(seat)
     _menu(actions)

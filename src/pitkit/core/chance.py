@@ -80,7 +80,7 @@ class Chance:
         """A copy that will give the same outcomes as this one, recording to `sink`."""
         copy = Chance.__new__(Chance)
         copy.seed = self.seed
-        copy._rng = random.Random()
+        copy._rng = random.Random(0)  # replaced at once by the copied state
         copy._rng.setstate(self._rng.getstate())
         copy._recorded = self._recorded
         copy._next_recorded = self._next_recorded

@@ -29,7 +29,7 @@ class Match(State[A], Generic[A, R]):
     """A series of hands of one game. Subclasses supply the game's match rules."""
 
     def __init__(
-        self, rules: R, players: int, seed: int | None = None, *, chance: Chance | None = None
+        self, rules: R, players: int, seed: int | None = None, chance: Chance | None = None
     ) -> None:
         self.rules = rules
         self.players = players

@@ -211,7 +211,8 @@ class State(ABC, Generic[A]):
         new = self.clone()
         names = self.hidden_zones(seat)
         zones = new.zones()
-        pool = [card for name in names for card in zones[name]]
+        # Sorted first, so the copy depends on the seed alone, not on where the cards lay.
+        pool = sorted((card for name in names for card in zones[name]), key=str)
         rng.shuffle(pool)
         for name in names:
             size = len(zones[name])

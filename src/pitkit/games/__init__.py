@@ -37,9 +37,11 @@ def all_games() -> list[Game]:
 
 
 def _register_builtins() -> None:
-    from pitkit.games import pittypat
+    from pitkit.games import acepit, pits, pittypat
 
     register(pittypat.GAME)
+    register(pits.GAME)
+    register(acepit.GAME)
 
 
 _register_builtins()

@@ -43,8 +43,11 @@ class Play(Action):
 
     @classmethod
     def of(cls, meld: Meld) -> Play:
-        """The play that lays `meld`."""
-        return cls(reading_name(meld), meld.cards)
+        """The play that lays `meld` (its cards are in order already)."""
+        play = object.__new__(cls)
+        object.__setattr__(play, "reading", reading_name(meld))
+        object.__setattr__(play, "cards", meld.cards)
+        return play
 
     @property
     def set_size(self) -> int | None:

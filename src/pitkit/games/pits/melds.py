@@ -20,9 +20,8 @@ size.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from itertools import combinations
-from typing import Literal, get_args
+from typing import Literal, NamedTuple, get_args
 
 from pitkit.cards import Card, CardError, Rank, parse_card
 from pitkit.games.pits.rules import Rules
@@ -54,6 +53,7 @@ _RANK_NAMES = {
 _PITS_RANK = tuple(
     [15 if i % 13 == 0 else i % 13 + 2 for i in range(52)] + [BLACK_JOKER, RED_JOKER]
 )
+_SUIT = tuple(i // 13 for i in range(54))
 _DEFAULT_RULES = Rules()
 _BARE_RANKS = {r.letter: r for r in Rank} | {"10": Rank.TEN}
 
@@ -81,9 +81,9 @@ def _is_wild_card(card: Card) -> bool:
     return _PITS_RANK[card] >= TWO
 
 
-@dataclass(frozen=True, slots=True)
-class Meld:
-    """One reading of a group of cards.
+class Meld(NamedTuple):
+    """One reading of a group of cards (an immutable value; a named tuple,
+    as move generation makes many).
 
     `top_rank` is the rank that decides first (a set's rank, a run's highest
     rank); `wild_positions` are the ranks the wild cards stand for, highest
@@ -152,6 +152,9 @@ class Meld:
 
     def __str__(self) -> str:
         return " ".join(str(c) for c in self.cards)
+
+    def __repr__(self) -> str:
+        return f"Meld({self.kind!r}, {str(self)!r}, top={self.top!r})"
 
 
 def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -416,43 +419,48 @@ def _runs(naturals: dict[int, list[Card]], jokers: list[Card], size: int | None)
     cards is generated once, from its lowest and highest natural card.
     """
     ranks = sorted(naturals)
+    longest = size or ACE - THREE + 1
     for i, low in enumerate(ranks):
         for high in ranks[i:]:
-            if high - low + 1 > (size or ACE - THREE + 1):
-                break
+            span = high - low + 1
+            missing = span - sum(1 for r in range(low, high + 1) if r in naturals)
+            if span > longest or missing > len(jokers):
+                break  # only gets worse as `high` rises
             inner = [naturals.get(r, []) for r in range(low + 1, high)]
-            for first in naturals[low]:
-                for last in [first] if high == low else naturals[high]:
-                    yield from _fill_run(low, high, first, last, inner, jokers, size)
+            if high == low:
+                ends = [((c,), ()) for c in naturals[low]]
+            else:
+                ends = [((a,), (b,)) for a in naturals[low] for b in naturals[high]]
+            for chosen, gaps in _choices(inner, len(jokers), low + 1):
+                shapes = _run_shapes(low, high, gaps, jokers, size)
+                if not shapes:
+                    continue
+                inner_suits = {_SUIT[c] for c in chosen}
+                for first, last in ends:
+                    cards = first + chosen + last
+                    suited = len(inner_suits | {_SUIT[first[0]], _SUIT[(last or first)[0]]}) == 1
+                    for top, wild, choices in shapes:
+                        for used in choices:
+                            yield Meld("run", cards + used, top, 1, wild, suited)
 
 
-def _fill_run(
-    low: int,
-    high: int,
-    first: Card,
-    last: Card,
-    inner: list[list[Card]],
-    jokers: list[Card],
-    size: int | None,
-) -> Iterator[Meld]:
-    ends = (first,) if high == low else (first, last)
-    # Each inner rank is one of its natural cards, or a Joker.
-    for chosen, gaps in _choices(inner, len(jokers), low + 1):
-        naturals = (*ends[:1], *chosen, *ends[1:])
-        suited = len({c.suit for c in naturals}) == 1
-        for spare in range(len(jokers) - len(gaps) + 1):
-            length = high - low + 1 + spare
-            if length < 3 or (size is not None and length != size):
-                continue
-            top = min(ACE, high + spare)
-            bottom = top - length + 1
-            if bottom < THREE:
-                continue
-            wild = tuple(
-                sorted([*gaps, *range(high + 1, top + 1), *range(bottom, low)], reverse=True)
-            )
-            for used in combinations(jokers, len(wild)):
-                yield Meld("run", naturals + used, top, 1, wild, suited)
+def _run_shapes(
+    low: int, high: int, gaps: tuple[int, ...], jokers: list[Card], size: int | None
+) -> list[tuple[int, tuple[int, ...], list[tuple[Card, ...]]]]:
+    """For natural cards from `low` to `high` with Jokers in `gaps`: each way
+    to add spare Jokers, as (top rank, wild positions, choices of Jokers)."""
+    shapes = []
+    for spare in range(len(jokers) - len(gaps) + 1):
+        length = high - low + 1 + spare
+        if length < 3 or (size is not None and length != size):
+            continue
+        top = min(ACE, high + spare)
+        bottom = top - length + 1
+        if bottom < THREE:
+            continue
+        wild = tuple(sorted([*gaps, *range(high + 1, top + 1), *range(bottom, low)], reverse=True))
+        shapes.append((top, wild, list(combinations(jokers, len(wild)))))
+    return shapes
 
 
 def _choices(
@@ -486,60 +494,54 @@ def _runs_of_sets(
             for n in range(2, hand_size // rules.min_run_of_sets + 1)
             for length in range(rules.min_run_of_sets, min(hand_size // n, ACE - THREE + 1) + 1)
         ]
-    jokers = {c for c in wilds if _PITS_RANK[c] > TWO}
+    lows: list[int | None] = [*sorted(naturals), None]  # None: no natural card at all
     for n, length in shapes:
-        # The span is fixed by the lowest natural rank (P4: as high as it goes).
-        lows: list[int | None] = [*sorted(naturals), None]  # None: no natural card at all
         for low in lows:
+            # The span is fixed by the lowest natural rank (P4: as high as it goes).
             top = ACE if low is None else min(ACE, low + length - 1)
-            span = list(range(top - length + 1, top + 1))
+            span = range(top - length + 1, top + 1)
             if span[0] < THREE:
                 continue
-            options: list[list[tuple[Card, ...]]] = []
-            for r in span:
-                group = naturals.get(r, [])
-                if low is None or r < low:
-                    options.append([()])
-                else:
-                    picks = [
-                        c for a in range(min(n, len(group)) + 1) for c in combinations(group, a)
-                    ]
-                    options.append([p for p in picks if p] if r == low else picks)
-            yield from _fill_sets(span, options, n, wilds, jokers, rules)
+            groups = [[] if low is None or r < low else naturals.get(r, []) for r in span]
+            most = sum(min(n, len(g)) for g in groups)
+            if n * length - most > len(wilds):
+                continue  # not enough wild cards even with every natural card
+            need = None if low is None else low - span[0]
+            for chosen, deficits in _pick_sets(groups, n, len(wilds), need):
+                needed = sum(deficits)
+                wild = tuple(
+                    r
+                    for r, d in zip(reversed(span), reversed(deficits), strict=True)
+                    for _ in range(d)
+                )
+                empty = sum(1 for d in deficits if d == n)
+                for used in combinations(wilds, needed):
+                    # P9: each rank with no natural card needs a Joker of its own.
+                    if rules.finnish_twos and _jokers_in(used) < empty:
+                        continue
+                    yield Meld("run_of_sets", chosen + used, top, n, wild)
 
 
-def _fill_sets(
-    span: list[int],
-    options: list[list[tuple[Card, ...]]],
-    n: int,
-    wilds: list[Card],
-    jokers: set[Card],
-    rules: Rules,
-) -> Iterator[Meld]:
-    top = span[-1]
-    for picks in _product(options):
-        count = sum(len(p) for p in picks)
-        needed = n * len(span) - count
-        if needed > len(wilds):
-            continue
-        empty = sum(1 for p in picks if not p)
-        wild = tuple(
-            r
-            for r, p in zip(reversed(span), reversed(picks), strict=True)
-            for _ in range(n - len(p))
-        )
-        chosen = tuple(c for p in picks for c in p)
-        for used in combinations(wilds, needed):
-            if rules.finnish_twos and sum(1 for c in used if c in jokers) < empty:
-                continue
-            yield Meld("run_of_sets", chosen + used, top, n, wild)
+def _jokers_in(cards: Iterable[Card]) -> int:
+    return sum(1 for c in cards if _PITS_RANK[c] > TWO)
 
 
-def _product(options: list[list[tuple[Card, ...]]]) -> Iterator[list[tuple[Card, ...]]]:
-    """Every way to take one option for each rank."""
-    if not options:
-        yield []
+def _pick_sets(
+    groups: list[list[Card]], n: int, budget: int, need: int | None
+) -> Iterator[tuple[tuple[Card, ...], list[int]]]:
+    """Ways to take up to `n` natural cards of each rank (at least one of rank
+    number `need`, the lowest natural one), leaving no more than `budget`
+    places to wild cards: (the natural cards, the wild places at each rank)."""
+    if not groups:
+        yield (), []
         return
-    for rest in _product(options[1:]):
-        for pick in options[0]:
-            yield [pick, *rest]
+    group, rest = groups[0], groups[1:]
+    # Places the later ranks must leave to wild cards whatever they take.
+    later = sum(n - min(n, len(g)) for g in rest)
+    smallest = max(1 if need == 0 else 0, n - (budget - later))
+    for a in range(smallest, min(n, len(group)) + 1):
+        for taken in combinations(group, a):
+            for more, deficits in _pick_sets(
+                rest, n, budget - (n - a), None if need is None else need - 1
+            ):
+                yield taken + more, [n - a, *deficits]
