@@ -427,6 +427,7 @@ def _runs(naturals: dict[int, list[Card]], jokers: list[Card], size: int | None)
             if span > longest or missing > len(jokers):
                 break  # only gets worse as `high` rises
             inner = [naturals.get(r, []) for r in range(low + 1, high)]
+            ends: list[tuple[tuple[Card, ...], tuple[Card, ...]]]
             if high == low:
                 ends = [((c,), ()) for c in naturals[low]]
             else:
