@@ -73,6 +73,9 @@ class Game:
         default=lambda e: plain_event_text(e)
     )
     bots: Mapping[str, BotInfo] = field(default_factory=dict)
+    realtime: bool = False
+    """True for games played in real time (Pit): `pitkit play` and `simulate`
+    then use the real-time runner in `pitkit.realtime`."""
     judge: Callable[[Sequence[str]], str] | None = None
     """Optional rules judge for disputes at the table: `pitkit judge GAME ARGS...`
     passes the raw arguments and prints the returned verdict; ValueError means bad input."""

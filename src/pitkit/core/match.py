@@ -86,6 +86,9 @@ class Match(State[A], Generic[A, R]):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
+    def allows(self, player: int, action: A) -> bool:
+        return self.hand.allows(player, action)
+
     def parse_action(self, spelling: str | Mapping[str, Any] | Action) -> A:
         return self.hand.parse_action(spelling)
 

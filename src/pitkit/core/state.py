@@ -168,12 +168,21 @@ class State(ABC, Generic[A]):
             if self.is_over:
                 raise IllegalAction("the game is over")
             raise IllegalAction(f"seat {player} may not act now")
-        if move not in self.legal_actions(player):
+        if not self.allows(player, move):
             raise IllegalAction(self.why_illegal(player, move))
         start = len(self.log)
         self.log.append(self._action_event(player, move))
         self._apply(player, move)
         return self.log[start:]
+
+    def allows(self, player: int, action: A) -> bool:
+        """Whether `apply` accepts `action` from `player`, who may act now.
+
+        By default, exactly the listed legal actions. A game whose rules
+        penalize a move rather than forbid it (Pit's false corner) accepts it
+        here without listing it, so that random play does not seek it out.
+        """
+        return action in self.legal_actions(player)
 
     def _action_event(self, player: int, action: A) -> Event:
         """The log entry for an action: public by default. Games with
