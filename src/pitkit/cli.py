@@ -246,7 +246,7 @@ def simulate(
         str, typer.Option(help="Bot names, comma-separated, one a seat (repeated as needed).")
     ] = "random",
     players: Annotated[
-        int | None, typer.Option(help="Seats at the table (default: one a bot).")
+        int | None, typer.Option(help="Seats (default: one a bot; the usual number for one bot).")
     ] = None,
     option: Options = None,
     save_logs: Annotated[

@@ -60,9 +60,12 @@ def simulate(
     """Play `n` matches of bots, each from its own seed derived from `seed`.
 
     Bots are assigned to seats in the order given, repeating the list as
-    needed; with `rotate`, the seating shifts by one seat each match.
+    needed; with `rotate`, the seating shifts by one seat each match. The
+    table has `players` seats, by default one a bot, or the game's usual
+    number when one bot is named.
     """
-    seats = players or max(game.min_players, min(len(bot_names), game.max_players))
+    named = game.default_players if len(bot_names) == 1 else len(bot_names)
+    seats = players or max(game.min_players, min(named, game.max_players))
     seeds = random.Random(seed)
     for i in range(n):
         shift = i % seats if rotate else 0

@@ -132,4 +132,7 @@ class Game:
                 yield match
                 spelling = event.secret.get("action", event.public.get("action"))
                 match.apply(int(event.public["seat"]), spelling)
+            elif event.type in match.replayed_events:
+                yield match
+                match.replay_event(event)
         yield match

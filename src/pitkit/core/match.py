@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from pitkit.core.actions import Action
 from pitkit.core.chance import Chance
@@ -27,6 +27,10 @@ R = TypeVar("R", bound=RuleSet)
 
 class Match(State[A], Generic[A, R]):
     """A series of hands of one game. Subclasses supply the game's match rules."""
+
+    #: Log events, besides actions, that change the match and so are replayed
+    #: from a log through `replay_event` (Pitch's judge rulings).
+    replayed_events: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(
         self, rules: R, players: int, seed: int | None = None, chance: Chance | None = None
@@ -44,6 +48,10 @@ class Match(State[A], Generic[A, R]):
         self.hand: State[A] = self.deal()
 
     # -- the game's match rules -----------------------------------------
+
+    def replay_event(self, event: Event) -> None:
+        """Carry out again an event of a type in `replayed_events`."""
+        raise NotImplementedError(f"{type(self).__name__} does not replay {event.type!r} events")
 
     def first_dealer(self) -> int:
         """Who deals the first hand: by default drawn at random."""

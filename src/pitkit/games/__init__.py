@@ -37,11 +37,12 @@ def all_games() -> list[Game]:
 
 
 def _register_builtins() -> None:
-    from pitkit.games import acepit, pits, pittypat
+    from pitkit.games import acepit, pitch, pits, pittypat
 
     register(pittypat.GAME)
     register(pits.GAME)
     register(acepit.GAME)
+    register(pitch.GAME)
 
 
 _register_builtins()
