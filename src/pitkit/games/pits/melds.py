@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
+from operator import neg
 from typing import Literal, NamedTuple, get_args
 
 from pitkit.cards import Card, CardError, Rank, parse_card
@@ -72,8 +73,11 @@ def rank_text(rank: int) -> str:
     return _RANK_TEXT[rank]
 
 
-def _order(card: Card) -> tuple[int, int]:
-    return (_PITS_RANK[card], int(card))
+_ORDER = tuple(_PITS_RANK[i] * 64 + i for i in range(54))  # sort key: Pits rank, then suit
+
+
+def _order(card: Card) -> int:
+    return _ORDER[card]
 
 
 def _is_wild_card(card: Card) -> bool:
@@ -128,7 +132,7 @@ class Meld(NamedTuple):
         wilds = self.wild_positions
         if not rules.wildness_degrees:
             return (self.top_rank, self.suited, not wilds)
-        return (self.top_rank, self.suited, -len(wilds), tuple(-p for p in wilds))
+        return (self.top_rank, self.suited, -len(wilds), tuple(map(neg, wilds)))
 
     def beats(self, other: Meld, rules: Rules = _DEFAULT_RULES) -> bool:
         """Whether this meld may be played on `other` (P5)."""
@@ -158,7 +162,7 @@ class Meld(NamedTuple):
 
 
 def _sorted(cards: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=_order))
+    return tuple(sorted(cards, key=_ORDER.__getitem__))
 
 
 def _cards(cards: str | Iterable[Card | str]) -> list[Card]:
@@ -363,24 +367,28 @@ def legal_plays(
     reading. Leading (`on_table` None), every reading of every kind; otherwise
     only melds of the table's shape that beat it."""
     rules = rules or _DEFAULT_RULES
-    naturals, twos, jokers = _split(_sorted(hand))
+    ordered = _sorted(hand)
+    if on_table is not None and on_table.kind == "single":
+        top = on_table.top_rank
+        return [Meld("single", (c,), _PITS_RANK[c]) for c in ordered if _PITS_RANK[c] > top]
+    naturals, twos, jokers = _split(ordered)
     wilds = twos + jokers
     if on_table is None:
-        plays = [Meld("single", (card,), _PITS_RANK[card]) for card in _sorted(hand)]
+        plays = [Meld("single", (card,), _PITS_RANK[card]) for card in ordered]
         plays += _sets(naturals, twos, jokers, None, THREE)
         plays += _runs(naturals, jokers, None)
         plays += _runs_of_sets(naturals, wilds, len(hand), None, rules)
         return plays
     kind, size, set_size = on_table.shape
-    if kind == "single":
-        found: Iterable[Meld] = (Meld("single", (c,), _PITS_RANK[c]) for c in hand)
-    elif kind == "set":
-        found = _sets(naturals, twos, jokers, size, on_table.top_rank)
+    if kind == "set":
+        found: Iterable[Meld] = _sets(naturals, twos, jokers, size, on_table.top_rank)
     elif kind == "run":
         found = _runs(naturals, jokers, size)
     else:
         found = _runs_of_sets(naturals, wilds, len(hand), (set_size, size // set_size), rules)
-    return [meld for meld in found if meld.beats(on_table, rules)]
+    # Every meld found has the table's shape; only its strength remains to compare.
+    to_beat = on_table.strength(rules)
+    return [meld for meld in found if meld.strength(rules) > to_beat]
 
 
 def _sets(
@@ -421,9 +429,10 @@ def _runs(naturals: dict[int, list[Card]], jokers: list[Card], size: int | None)
     ranks = sorted(naturals)
     longest = size or ACE - THREE + 1
     for i, low in enumerate(ranks):
-        for high in ranks[i:]:
+        for j in range(i, len(ranks)):
+            high = ranks[j]
             span = high - low + 1
-            missing = span - sum(1 for r in range(low, high + 1) if r in naturals)
+            missing = span - (j - i + 1)  # ranks between with no natural card
             if span > longest or missing > len(jokers):
                 break  # only gets worse as `high` rises
             inner = [naturals.get(r, []) for r in range(low + 1, high)]

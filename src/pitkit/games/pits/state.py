@@ -224,7 +224,9 @@ class Hand(State[PitsAction]):
 
     def _apply(self, player: int, action: PitsAction) -> None:
         if isinstance(action, Play):
-            self._play(player, self.plays()[action])
+            # The plays were listed when `apply` checked the action, before its
+            # event was logged; listing them again would only repeat the work.
+            self._play(player, self._plays[action])
         elif isinstance(action, Pass):
             self._pass(player)
         elif isinstance(action, Give):
