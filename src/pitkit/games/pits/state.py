@@ -7,6 +7,7 @@ up), and the exchange's face-up ``offered`` cards and face-down
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from enum import Enum
@@ -72,6 +73,10 @@ class Hand(State[PitsAction]):
         self.played: list[Card] = []
         self.offered: dict[int, Card] = {}  # face up, from 4th and 5th
         self.concealed: dict[int, Card] = {}  # face down, from 1st and 2nd
+        # What the exchange tells everyone: who holds each exchanged card, and
+        # the highest rank 4th and 5th can hold (they gave their highest).
+        self.known: dict[Card, int] = {}
+        self.caps: dict[int, int] = {}
         self.finished: list[int] = []  # seats in the order they went out
         self.table: Meld | None = None
         self.owner: int | None = None  # who laid the meld on the table
@@ -239,6 +244,8 @@ class Hand(State[PitsAction]):
         for card in meld.cards:
             hand.remove(card)
         self.played += meld.cards
+        for card in meld.cards:
+            self.known.pop(card, None)
         self.table, self.owner = meld, player
         if not self.rules.no_rejoin_after_pass:
             self.passed = set()  # BGA: passing is only for this meld (P6)
@@ -285,6 +292,7 @@ class Hand(State[PitsAction]):
         self.hands[player].remove(card)
         if self.phase is Phase.GIVE_HIGHEST:
             self.offered[player] = card
+            self.caps[player] = pits_rank(card)
             self.log.append(Event("offered", {"seat": player, "card": str(card)}))
             if len(self.offered) == 2:
                 self.phase = Phase.FIRST_TAKES
@@ -301,6 +309,7 @@ class Hand(State[PitsAction]):
         partner = self.place(2) if self.phase is Phase.FIRST_TAKES else self.place(5)
         for seat, got in ((player, card), (partner, other)):
             self.hands[seat].append(got)
+            self.known[got] = seat
             _sort(self.hands[seat])
         self.log.append(
             Event("exchanged", {"took": {str(player): str(card), str(partner): str(other)}})
@@ -360,9 +369,49 @@ class Hand(State[PitsAction]):
         new.played = list(self.played)
         new.offered = dict(self.offered)
         new.concealed = dict(self.concealed)
+        new.known = dict(self.known)
         new.finished = list(self.finished)
         new.passed = set(self.passed)
         new._plays_key = None
+        return new
+
+    def sample_unseen(self, seat: int | None, seed: int | random.Random) -> Self:
+        """A copy with the cards `seat` cannot see dealt anew, consistent with
+        everything public: exchanged cards stay with whoever took them, and
+        4th and 5th hold nothing above the card they had to give up (P8)."""
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        new = self.clone()
+        slots: dict[str, int] = {}  # zone -> how many unknown cards it holds
+        pool: list[Card] = []
+        for name in self.hidden_zones(seat):
+            cards = self.zones()[name]
+            owner = int(name.split()[1])
+            unknown = [
+                c for c in cards if self.known.get(c) != owner or name.startswith("concealed")
+            ]
+            pool += unknown
+            slots[name] = len(unknown)
+        # Highest first: each card's possible places only widen as ranks fall.
+        pool.sort(key=lambda c: (-pits_rank(c), int(c)))
+        placed: dict[str, list[Card]] = {name: [] for name in slots}
+        for card in pool:
+            fits = [
+                name
+                for name, free in slots.items()
+                if free > len(placed[name])
+                and pits_rank(card) <= self.caps.get(int(name.split()[1]), 99)
+            ]
+            weights = [slots[name] - len(placed[name]) for name in fits]
+            placed[rng.choices(fits, weights)[0]].append(card)
+        for name, cards in placed.items():
+            owner = int(name.split()[1])
+            kept = [
+                c
+                for c in self.zones()[name]
+                if self.known.get(c) == owner and name.startswith("hand")
+            ]
+            new._set_zone(name, kept + cards)
+        new._set_chance(Chance(rng.getrandbits(64)))
         return new
 
     def zones(self) -> dict[str, Sequence[Any]]:
