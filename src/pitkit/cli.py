@@ -18,7 +18,7 @@ from pitkit import arena, games
 from pitkit import bots as bot_registry
 from pitkit.core.errors import IllegalAction
 from pitkit.core.events import Event, read_log, write_log
-from pitkit.core.game import Bot, Game
+from pitkit.core.game import Bot, Game, match_event_text
 from pitkit.core.match import Match
 
 app = typer.Typer(
@@ -162,14 +162,14 @@ def play(
     viewer = humans[0] if humans else None
     try:
         while True:
-            shown = _show_events(game, match, viewer, shown)
+            shown = _print_events(game, match.log, viewer, shown)
             if match.is_over:
                 break
             seat = min(match.to_act)
             bot = players[seat]
             if bot is None:
                 viewer = seat
-                shown = _show_events(game, match, viewer, shown)
+                shown = _print_events(game, match.log, viewer, shown)
                 _human_turn(game, match, seat)
             else:
                 match.apply(seat, bot.choose(match, seat))
@@ -177,14 +177,6 @@ def play(
         console.print("\nGoodbye.")
         raise typer.Exit(0) from None
     console.print("[bold]The match is over.[/]")
-
-
-def _show_events(game: Game, match: Match[Any, Any], seat: int | None, shown: int) -> int:
-    for event in match.log[shown:]:
-        text = game.describe(event.seen_by(seat))
-        if text:
-            console.print(cards_markup(text))
-    return len(match.log)
 
 
 def _human_turn(game: Game, match: Match[Any, Any], seat: int) -> None:
@@ -335,8 +327,11 @@ def replay(
 
 
 def _print_events(game: Game, log: Sequence[Event], seat: int | None, shown: int) -> int:
+    """Print the events after the first `shown` as `seat` saw them (None in a
+    replay: all-seeing); return how many have been shown."""
     for event in log[shown:]:
-        text = game.describe(event.seen_by(seat) if seat is not None else _everything(event))
+        seen = event.seen_by(seat) if seat is not None else _everything(event)
+        text = game.describe(seen) or match_event_text(seen)
         if text:
             console.print(cards_markup(text))
     return len(log)

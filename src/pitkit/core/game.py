@@ -15,7 +15,7 @@ from pitkit.core.match import Match
 from pitkit.core.rules import RuleSet
 from pitkit.core.state import State
 
-__all__ = ["Bot", "BotFactory", "BotInfo", "Game", "plain_event_text"]
+__all__ = ["Bot", "BotFactory", "BotInfo", "Game", "match_event_text", "plain_event_text"]
 
 
 class Bot(Protocol):
@@ -38,6 +38,19 @@ class BotInfo:
 
     description: str
     make: BotFactory
+
+
+def match_event_text(event: Mapping[str, Any]) -> str | None:
+    """A line for the events every match logs alike (scores, its end), else None."""
+    kind = event.get("type")
+    if kind == "scores":
+        if event["scores"] is None:
+            return f"Hand {event['hand']} is over (scores are hidden until the end)."
+        scores = ", ".join(f"seat {seat} {score}" for seat, score in enumerate(event["scores"]))
+        return f"After hand {event['hand']}: {scores}"
+    if kind == "match_over":
+        return str(event["result"]["summary"]).capitalize() + "."
+    return None
 
 
 def plain_event_text(event: Mapping[str, Any]) -> str | None:

@@ -199,6 +199,15 @@ class State(ABC, Generic[A]):
         """This state's part of the log, as `seat` saw it."""
         return [event.seen_by(seat) for event in self.log[self.log_start :]]
 
+    def _join(self, log: list[Event] | None, chance: Chance) -> None:
+        """Start this state's log (a match's own, when it is a hand of one) and
+        take its chance, which records into that log unless it records already."""
+        self.log = [] if log is None else log
+        self.log_start = len(self.log)
+        self.chance = chance
+        if chance.sink is None:
+            chance.sink = self.log
+
     def _clone_base(self) -> Self:
         """A shallow copy with its own log and chance; games then copy their
         mutable zones (used by `clone`)."""

@@ -78,12 +78,4 @@ def describe(event: Mapping[str, Any]) -> str | None:
             a, b = event["points"]
             return f"The hand is over: seat 0 scored {a}, seat 1 scored {b}."
         return "The hand is over."
-    if kind == "scores":
-        if event["scores"] is None:
-            return None
-        return f"After hand {event['hand']}: " + ", ".join(
-            f"seat {seat} {score}" for seat, score in enumerate(event["scores"])
-        )
-    if kind == "match_over":
-        return str(event["result"]["summary"]).capitalize() + "."
     return None

@@ -80,11 +80,7 @@ class Hand(State[AcePitAction]):
         self.rules = rules
         self.players = 2
         self.dealer = dealer
-        self.log = [] if log is None else log
-        self.log_start = len(self.log)
-        self.chance = chance
-        if chance.sink is None:
-            chance.sink = self.log
+        self._join(log, chance)
         self.hands: list[list[Card]] = [[], []]
         self.stock: list[Card] = []
         self.table: list[Card] = []

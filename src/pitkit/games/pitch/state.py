@@ -72,11 +72,7 @@ class Hand(State[PitchAction]):
         if dealer not in self.seated:
             raise ValueError(f"the dealer, seat {dealer}, is not seated")
         self.dealer = dealer
-        self.log = [] if log is None else log
-        self.log_start = len(self.log)
-        self.chance = chance
-        if chance.sink is None:
-            chance.sink = self.log
+        self._join(log, chance)
         # C4: bidding runs clockwise from the dealer's left and ends with the dealer.
         order = [next_seat(self.seated, dealer)]
         while order[-1] != dealer:

@@ -70,10 +70,4 @@ def describe(event: Mapping[str, Any]) -> str | None:
         return " ".join(f"Seat {s} takes {c}." for s, c in event["took"].items())
     if kind == "hand_end":
         return "Finishing order: " + ", ".join(f"seat {s}" for s in event["order"]) + "."
-    if kind == "scores":
-        return f"After hand {event['hand']}: " + ", ".join(
-            f"seat {s} {score}" for s, score in enumerate(event["scores"])
-        )
-    if kind == "match_over":
-        return str(event["result"]["summary"]).capitalize() + "."
     return None

@@ -64,11 +64,7 @@ class Hand(State[PitsAction]):
         self.players = PLAYERS
         self.dealer = dealer
         self.places = tuple(places) if places else None
-        self.log = [] if log is None else log
-        self.log_start = len(self.log)
-        self.chance = chance
-        if chance.sink is None:
-            chance.sink = self.log
+        self._join(log, chance)
         self.hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
         self.played: list[Card] = []
         self.offered: dict[int, Card] = {}  # face up, from 4th and 5th

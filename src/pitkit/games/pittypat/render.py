@@ -51,10 +51,4 @@ def describe(event: Mapping[str, Any]) -> str | None:
         if event["winner"] is None:
             return f"The hand is a draw: {event['reason']}."
         return f"Seat {event['winner']} is out and wins the hand!"
-    if kind == "scores":
-        return f"After hand {event['hand']}: " + ", ".join(
-            f"seat {seat} {score}" for seat, score in enumerate(event["scores"])
-        )
-    if kind == "match_over":
-        return str(event["result"]["summary"]).capitalize() + "."
     return None

@@ -56,11 +56,7 @@ class Hand(State[PittyPatAction]):
         if dealer not in self.seated:
             raise ValueError(f"the dealer, seat {dealer}, is not seated")
         self.dealer = dealer
-        self.log = [] if log is None else log
-        self.log_start = len(self.log)
-        self.chance = chance
-        if chance.sink is None:
-            chance.sink = self.log
+        self._join(log, chance)
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.pairs: list[list[Card]] = [[] for _ in range(players)]
         self.pile: list[Card] = []
