@@ -108,3 +108,15 @@ def test_simulate_is_deterministic_for_a_seed() -> None:
         return output.split("matches/s")[0].rsplit("\n", 1)[0]
 
     assert table(4) == table(4)
+
+
+def test_a_long_menu_is_cut_short_and_list_shows_it_all() -> None:
+    result = runner.invoke(
+        app,
+        ["play", "pits", "--seats", "human,human,human,human,human", "--seed", "2"],
+        input="list\nquit\n",
+    )
+    assert result.exit_code == 0, result.output
+    assert "more: type list to see all" in result.output
+    numbers = [line.split()[0] for line in result.output.splitlines() if line.strip()[:1].isdigit()]
+    assert len(numbers) > 2 * 24  # the short menu, then every play

@@ -192,6 +192,9 @@ def _human_turn(game: Game, match: Match[Any, Any], seat: int) -> None:
         if entry in ("help", "?", ""):
             _menu(actions)
             continue
+        if entry == "list":
+            _menu(actions, everything=True)
+            continue
         if entry in ("quit", "exit"):
             raise EOFError
         action = (
@@ -206,9 +209,17 @@ def _human_turn(game: Game, match: Match[Any, Any], seat: int) -> None:
             console.print(f"[red]{escape(str(exc))}[/] Type a number from the menu, or help.")
 
 
-def _menu(actions: Sequence[object]) -> None:
-    for i, action in enumerate(actions, 1):
-        console.print(f"  [cyan]{i:>2}[/] {cards_markup(str(action))}")
+MENU_LENGTH = 24
+
+
+def _menu(actions: Sequence[object], everything: bool = False) -> None:
+    """Number the legal actions; a long list is cut short unless `everything`."""
+    shown = actions if everything or len(actions) <= MENU_LENGTH else actions[: MENU_LENGTH - 1]
+    for i, action in enumerate(shown, 1):
+        console.print(f"  [cyan]{i:>3}[/] {cards_markup(str(action))}")
+    if len(shown) < len(actions):
+        console.print(f"  ... and {len(actions) - len(shown)} more: type [bold]list[/] to see all,")
+        console.print("  or type a move, e.g. " + cards_markup(str(actions[-1])))
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
