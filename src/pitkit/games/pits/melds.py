@@ -441,8 +441,12 @@ def _runs(naturals: dict[int, list[Card]], jokers: list[Card], size: int | None)
                 ends = [((c,), ()) for c in naturals[low]]
             else:
                 ends = [((a,), (b,)) for a in naturals[low] for b in naturals[high]]
+            extensions = [_run_shapes(low, high, k, jokers, size) for k in range(len(jokers) + 1)]
             for chosen, gaps in _choices(inner, len(jokers), low + 1):
-                shapes = _run_shapes(low, high, gaps, jokers, size)
+                shapes = [
+                    (top, tuple(sorted(gaps + ext, reverse=True)), choices)
+                    for top, ext, choices in extensions[len(gaps)]
+                ]
                 if not shapes:
                     continue
                 inner_suits = {_SUIT[c] for c in chosen}
@@ -455,12 +459,13 @@ def _runs(naturals: dict[int, list[Card]], jokers: list[Card], size: int | None)
 
 
 def _run_shapes(
-    low: int, high: int, gaps: tuple[int, ...], jokers: list[Card], size: int | None
+    low: int, high: int, gaps: int, jokers: list[Card], size: int | None
 ) -> list[tuple[int, tuple[int, ...], list[tuple[Card, ...]]]]:
-    """For natural cards from `low` to `high` with Jokers in `gaps`: each way
-    to add spare Jokers, as (top rank, wild positions, choices of Jokers)."""
+    """For natural cards from `low` to `high` with `gaps` Jokers between them:
+    each way to add spare Jokers, as (top rank, the ranks the spare Jokers
+    stand for, choices of Jokers for all the wild places)."""
     shapes = []
-    for spare in range(len(jokers) - len(gaps) + 1):
+    for spare in range(len(jokers) - gaps + 1):
         length = high - low + 1 + spare
         if length < 3 or (size is not None and length != size):
             continue
@@ -468,8 +473,8 @@ def _run_shapes(
         bottom = top - length + 1
         if bottom < THREE:
             continue
-        wild = tuple(sorted([*gaps, *range(high + 1, top + 1), *range(bottom, low)], reverse=True))
-        shapes.append((top, wild, list(combinations(jokers, len(wild)))))
+        extension = (*range(high + 1, top + 1), *range(bottom, low))
+        shapes.append((top, extension, list(combinations(jokers, gaps + spare))))
     return shapes
 
 
@@ -505,17 +510,23 @@ def _runs_of_sets(
             for length in range(rules.min_run_of_sets, min(hand_size // n, ACE - THREE + 1) + 1)
         ]
     lows: list[int | None] = [*sorted(naturals), None]  # None: no natural card at all
+    counts = [len(naturals.get(r, ())) for r in range(ACE + 1)]
     for n, length in shapes:
+        # usable[r]: natural cards of ranks below r that a set of n can take
+        usable = [0] * (ACE + 2)
+        for r in range(ACE + 1):
+            usable[r + 1] = usable[r] + min(n, counts[r])
         for low in lows:
             # The span is fixed by the lowest natural rank (P4: as high as it goes).
             top = ACE if low is None else min(ACE, low + length - 1)
-            span = range(top - length + 1, top + 1)
-            if span[0] < THREE:
+            bottom = top - length + 1
+            if bottom < THREE:
                 continue
-            groups = [[] if low is None or r < low else naturals.get(r, []) for r in span]
-            most = sum(min(n, len(g)) for g in groups)
+            most = 0 if low is None else usable[top + 1] - usable[low]
             if n * length - most > len(wilds):
                 continue  # not enough wild cards even with every natural card
+            span = range(bottom, top + 1)
+            groups = [[] if low is None or r < low else naturals.get(r, []) for r in span]
             need = None if low is None else low - span[0]
             for chosen, deficits in _pick_sets(groups, n, len(wilds), need):
                 needed = sum(deficits)
