@@ -15,14 +15,20 @@ $(VENV)/.dev: $(BIN)/pitkit
 	touch $@
 
 run: $(BIN)/pitkit
-	$(BIN)/pitkit play pitty-pat --seats human,sensible,sensible
+	$(BIN)/pitkit serve
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
-test: lint
+# The browser tests (tests/browser) drive the OS's Chromium, never a downloaded one:
+# install Debian's when it is missing (CI runs as root; elsewhere sudo asks).
+/usr/bin/chromium:
+	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -q
+	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+
+test: lint /usr/bin/chromium
 	$(BIN)/pytest
 
 clean:

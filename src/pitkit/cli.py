@@ -152,6 +152,12 @@ def play(
     seating = (seats or ",".join([HUMAN] + [default_bot] * (game.default_players - 1))).split(",")
     seating = [s.strip() for s in seating]
     match = _new_match(game, len(seating), option, seed)
+    if game.realtime:
+        from pitkit.realtime.terminal import play_in_terminal
+
+        _seat_bots(game, seating, seed)  # refuses unknown bot names
+        play_in_terminal(game, seating, seed, list(option or []), console)
+        return
     players = _seat_bots(game, seating, seed)
     humans = [s for s, bot in enumerate(players) if bot is None]
     console.print(
@@ -357,6 +363,135 @@ def _everything(event: Event) -> Mapping[str, Any]:
                 f"{out[key]}; seat {seat}: {value}" if key in out else f"seat {seat}: {value}"
             )
     return out
+
+
+@app.command()
+def serve(
+    host: Annotated[
+        str, typer.Option(help="Address to listen on (0.0.0.0: every network).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
+    data: Annotated[
+        Path, typer.Option(help="Folder of the SQLite database (made if missing).")
+    ] = Path("data"),
+    database: Annotated[
+        str | None,
+        typer.Option(help="A database URL instead, e.g. postgresql+psycopg://user@host/pitkit."),
+    ] = None,
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    tables_per_minute: Annotated[
+        int, typer.Option(help="Tables one address may open per minute.", min=1)
+    ] = 60,
+) -> None:
+    """Run the game server: tables for every game, played over WebSocket.
+
+    Open a table with `POST /api/tables` (the API is at /docs) and send each
+    friend their seat's invitation link. Tables survive a restart.
+    """
+    from pitkit.server import Limits
+    from pitkit.server import serve as run_server
+
+    console.print(f"pitkit server on http://{host}:{port}/  (API: http://{host}:{port}/docs)")
+    try:
+        limits = Limits(creates_per_minute=tables_per_minute)
+        run_server(host, port, str(data), database, log_level, limits)
+    except (OSError, ValueError) as exc:
+        raise _fail(str(exc)) from None
+
+
+@app.command("arena")
+def arena_command(
+    game_name: GameName,
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="Bot names, comma-separated (e.g. search:1s,heuristic). Different bots play "
+            "every table they can fill; a name given twice makes one table in that order."
+        ),
+    ],
+    n: Annotated[int, typer.Option("-n", help="Matches; with --duplicate, deals.", min=1)] = 100,
+    duplicate: Annotated[
+        bool,
+        typer.Option(help="Play each deal once in every seating of the bots, to cancel out luck."),
+    ] = False,
+    workers: Annotated[
+        int | None, typer.Option(help="Processes to run matches in (default: every core).", min=1)
+    ] = None,
+    backend: Annotated[str, typer.Option(help="Where matches run: local.")] = "local",
+    players: Annotated[
+        int | None, typer.Option(help="Seats at each table (default: the game's usual number).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the whole arena.")] = 0,
+    option: Options = None,
+    json_path: Annotated[
+        Path | None,
+        typer.Option("--json", help="Where to save the results (default: arena-GAME.json)."),
+    ] = None,
+) -> None:
+    """Rate bots in a round robin with rotated seats: openskill ratings, win shares, JSON."""
+    from pitkit.arena import pool, tournament
+
+    game = _game(game_name)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        specs = tournament.schedule(
+            game,
+            names,
+            n,
+            players=players,
+            rules=list(option or []),
+            seed=seed,
+            duplicate=duplicate,
+        )
+        runner = pool.make_backend(backend, workers)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    start = time.perf_counter()
+    try:
+        with Progress(*columns, console=console, transient=True) as progress:
+            task = progress.add_task(f"{game.title}, {runner.workers} worker(s)", total=len(specs))
+            results = tournament.run(specs, runner, lambda _: progress.advance(task))
+    finally:
+        runner.close()
+    elapsed = time.perf_counter() - start
+    report = tournament.ArenaReport(
+        game=game.name,
+        players=specs[0].players,
+        rules=specs[0].rules,
+        bots=list(dict.fromkeys(names)),
+        n=n,
+        duplicate=duplicate,
+        seed=seed,
+        backend=backend,
+        workers=runner.workers,
+        seconds=elapsed,
+        results=results,
+        table=tournament.standings(names, results),
+    )
+    played = f"{n} deals in every seating, {len(results)} matches" if duplicate else f"{n} matches"
+    table = Table(title=f"{game.title}: {played}, {elapsed:.1f} s")
+    for column in ("bot", "rating", "ordinal", "seats", "win share", "95% CI", "place"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for s in report.table:
+        table.add_row(
+            escape(s.bot),
+            f"{s.mu:.1f} ± {s.sigma:.1f}",
+            f"{s.ordinal:.1f}",
+            str(s.seats),
+            f"{s.win_share:.1%}",
+            f"{s.ci[0] * 100:.1f}-{s.ci[1] * 100:.1f}%",
+            f"{s.mean_place:.2f}",
+        )
+    console.print(table)
+    path = json_path or Path(f"arena-{game.name}.json")
+    report.save(path)
+    console.print(f"Results saved to {escape(str(path))}.")
 
 
 if __name__ == "__main__":

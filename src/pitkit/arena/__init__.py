@@ -73,7 +73,12 @@ def simulate(
         match_seed = seeds.getrandbits(63)
         match = game.new_match(seats, rules, match_seed)
         bots = [bot_registry.make(game, name, match_seed + s + 1) for s, name in enumerate(seating)]
-        decisions = play(match, bots, match_seed)
+        if game.realtime:
+            from pitkit.realtime.runner import play_virtual
+
+            decisions = play_virtual(match, bots, match_seed)
+        else:
+            decisions = play(match, bots, match_seed)
         yield Played(match, seating, decisions)
 
 

@@ -1,6 +1,9 @@
 """Bots for every game: generic ones, and those each game registers.
 
 ``make(game, "random", seed)`` builds a bot; ``names(game)`` lists them.
+The generic ``search`` bot takes a budget and a rollout policy in its name:
+``search:1s``, ``search:2000``, ``search:1s:heuristic`` (see
+`pitkit.bots.search`).
 """
 
 from __future__ import annotations
@@ -8,12 +11,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from pitkit.bots.search import DEFAULT_ITERATIONS, SearchBot
 from pitkit.core.actions import Action
 from pitkit.core.errors import UnknownName
 from pitkit.core.game import Bot, BotInfo, Game
 from pitkit.core.state import State
 
-__all__ = ["GENERIC", "RandomBot", "available", "make", "names"]
+__all__ = ["GENERIC", "RandomBot", "SearchBot", "available", "make", "names"]
 
 
 class RandomBot:
@@ -27,8 +31,17 @@ class RandomBot:
         return self.rng.choice(actions)
 
 
+def _search(seed: int | None = None) -> Bot:
+    return SearchBot(seed)
+
+
 GENERIC: dict[str, BotInfo] = {
     "random": BotInfo("plays a uniformly random legal action", RandomBot),
+    "search": BotInfo(
+        f"tree search over sampled deals, checked against the game's heuristic bot "
+        f"({DEFAULT_ITERATIONS} iterations a move; search:1s, search:2000:ROLLOUT-BOT)",
+        _search,
+    ),
 }
 
 
@@ -43,7 +56,15 @@ def names(game: Game) -> list[str]:
 
 
 def make(game: Game, name: str, seed: int | None = None) -> Bot:
-    """A new bot called `name` for `game`."""
+    """A new bot called `name` for `game`; ``search:...`` names set the search's budget."""
+    if name.startswith("search:"):
+        bot = SearchBot.from_name(name, seed)
+        if bot.rollout_name not in (None, "random") and bot.rollout_name not in game.bots:
+            raise UnknownName(
+                f"no bot named {bot.rollout_name!r} for {game.name} to play the rollouts; "
+                f"bots are: {', '.join(names(game))}"
+            )
+        return bot
     info = available(game).get(name)
     if info is None:
         raise UnknownName(

@@ -9,6 +9,7 @@ chips, a Pitch player sitting out) are simply not among the hand's players.
 
 from __future__ import annotations
 
+import random
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -151,6 +152,15 @@ class Match(State[A], Generic[A, R]):
 
     def _set_zone(self, name: str, cards: list[Any]) -> None:
         self.hand._set_zone(name, cards)
+
+    def sample_unseen(self, seat: int | None, rng: random.Random) -> Self:
+        # The hand knows what its play revealed; the match only carries it.
+        new = self.clone()
+        hand = self.hand.sample_unseen(seat, rng)
+        hand.log = new.log
+        new.hand = hand
+        new._set_chance(hand.chance)
+        return new
 
     def _set_chance(self, chance: Chance) -> None:
         super()._set_chance(chance)

@@ -240,6 +240,19 @@ class State(ABC, Generic[A]):
         new._set_chance(Chance(rng.getrandbits(64)))
         return new
 
+    def sample_unseen(self, seat: int | None, rng: random.Random) -> Self:
+        """A copy in which the cards `seat` cannot see are dealt at random,
+        consistently with everything `seat` knows (its view and its history).
+
+        This is the sampler of hidden information for search bots. By default
+        it is `redeal_unseen`, which knows only the sizes of the hidden zones;
+        games override it to use what play revealed (voids shown by failing
+        to follow suit, cards known to have changed hands). An override must
+        depend only on what `seat` may see and on `rng`, never on where the
+        hidden cards really lie, and must give the copy its own `Chance`.
+        """
+        return self.redeal_unseen(seat, rng)
+
     def _set_chance(self, chance: Chance) -> None:
         """Give the state a new source of random outcomes, recording to its log."""
         chance.sink = self.log

@@ -37,12 +37,13 @@ def all_games() -> list[Game]:
 
 
 def _register_builtins() -> None:
-    from pitkit.games import acepit, pitch, pits, pittypat
+    from pitkit.games import acepit, pit, pitch, pits, pittypat
 
     register(pittypat.GAME)
     register(pits.GAME)
     register(acepit.GAME)
     register(pitch.GAME)
+    register(pit.GAME)
 
 
 _register_builtins()

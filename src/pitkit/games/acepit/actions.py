@@ -24,6 +24,10 @@ class Lead(Action):
     kind: ClassVar[str] = "lead"
     card: Card
 
+    def __str__(self) -> str:
+        # The generic text, written out: every action is logged as text.
+        return f"lead {self.card}"
+
 
 @dataclass(frozen=True, slots=True)
 class Respond(Action):
@@ -33,6 +37,9 @@ class Respond(Action):
 
     kind: ClassVar[str] = "respond"
     cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return "respond " + (" ".join(map(str, self.cards)) or "-")
 
     def __post_init__(self) -> None:
         cards = self.cards

@@ -15,10 +15,11 @@ and the stock holds 38, so it never runs out.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from itertools import combinations
+from functools import lru_cache
 from typing import Any, Self
 
 from pitkit.cards import Card, format_cards, standard_deck
@@ -27,7 +28,7 @@ from pitkit.core.events import Event
 from pitkit.core.state import Outcome, State
 from pitkit.games.acepit.actions import CODEC, AcePitAction, Lead, Respond
 from pitkit.games.acepit.rules import Rules
-from pitkit.games.acepit.scoring import Score, is_two_card_response, judge_cards
+from pitkit.games.acepit.scoring import Score, judge_cards
 
 __all__ = ["HAND_SIZE", "TRICKS", "Hand", "Phase", "Trick"]
 
@@ -145,16 +146,26 @@ class Hand(State[AcePitAction]):
         return not self.rules.hidden_running_score or self.phase is Phase.OVER
 
     def _legal_actions(self, player: int) -> list[AcePitAction]:
-        if player not in self.to_act:
+        phase = self.phase
+        if phase is Phase.LEAD:
+            if player != self.leader:
+                return []
+            return [_LEADS[card] for card in sorted(self.hands[player], key=_BY_RANK)]
+        if phase is not Phase.RESPOND or player == self.leader:
             return []
-        hand = sorted(self.hands[player], key=_by_rank)
-        if self.phase is Phase.LEAD:
-            return [_LEADS[card] for card in hand]
+        hand = sorted(self.hands[player], key=_BY_RANK)
         led = self.table[0]
         actions: list[AcePitAction] = [_SINGLES[card] for card in hand]
-        actions += [
-            _pair(a, b) for a, b in combinations(hand, 2) if is_two_card_response(led, a, b)
-        ]
+        # `scoring.is_two_card_response`, inlined: a Double Fork (one rank) or a Pin
+        # (one suit, one card above the led card and one below).
+        rank, suit, low = _RANK, _SUIT, _RANK[led]
+        for i, a in enumerate(hand):
+            pairs = _PAIR[a]
+            for b in hand[i + 1 :]:
+                if rank[a] == rank[b] or (
+                    suit[a] == suit[b] and (rank[a] - low) * (rank[b] - low) < 0
+                ):
+                    actions.append(pairs[b])
         return actions
 
     def why_illegal(self, player: int, action: AcePitAction) -> str:
@@ -207,7 +218,7 @@ class Hand(State[AcePitAction]):
             "lead": str(led),
             "response": format_cards(cards),
             "winner": winner,
-            "play": score.name,
+            "play": _play_name(led, cards),
         }
         if self.points_shown:
             public["points"] = score.points
@@ -321,25 +332,52 @@ class Hand(State[AcePitAction]):
         else:
             raise KeyError(f"no zone named {name!r}")
 
+    def sample_unseen(self, seat: int | None, rng: random.Random) -> Self:
+        """A copy with the other hand and the stock dealt anew at random.
+
+        Ace Pit shows nothing about the hidden cards but their number: any
+        card may be led, a Throw Away is always allowed (A2), and a card drawn
+        after a two-card response is seen by its taker alone (A5). So every
+        deal of the unseen cards fits what a seat knows, and the uniform
+        redeal is the exact sampler. (It is `redeal_unseen`, written out for
+        speed: search calls it once an iteration.)"""
+        new = self.clone()
+        other = 1 - seat if seat is not None else None
+        hidden = [0, 1] if other is None else [other]
+        # Sorted first, so the sample depends on what is hidden, not where it lies.
+        pool = sorted([c for s in hidden for c in self.hands[s]] + self.stock)
+        rng.shuffle(pool)
+        for s in hidden:
+            size = len(self.hands[s])
+            new.hands[s] = pool[:size]
+            del pool[:size]
+        new.stock = pool
+        new._set_chance(Chance(rng.getrandbits(64)))
+        return new
+
 
 def _by_rank(card: Card) -> int:
     return _RANK_ORDER[card]
 
 
 _RANK_ORDER = tuple((i % 13) * 4 + i // 13 for i in range(52))
+_BY_RANK = _RANK_ORDER.__getitem__  # a sort key that costs no Python call
+_RANK = tuple(i % 13 for i in range(52))
+_SUIT = tuple(i // 13 for i in range(52))
 _SEATS = (frozenset((0,)), frozenset((1,)))
 _NOBODY: frozenset[int] = frozenset()
 # Actions are immutable values: make each one once, not once a move.
 _LEADS = tuple(Lead(c) for c in standard_deck())
 _SINGLES = tuple(Respond((c,)) for c in standard_deck())
-_PAIRS: dict[tuple[Card, Card], Respond] = {}
+_PAIR: tuple[tuple[Respond, ...], ...] = tuple(
+    tuple(Respond((a, b)) for b in standard_deck()) for a in standard_deck()
+)
 
 
-def _pair(a: Card, b: Card) -> Respond:
-    action = _PAIRS.get((a, b))
-    if action is None:
-        action = _PAIRS[a, b] = Respond((a, b))
-    return action
+@lru_cache(maxsize=16384)
+def _play_name(led: Card, cards: tuple[Card, ...]) -> str:
+    """The play's name, worked out once per lead and response (it is logged every trick)."""
+    return judge_cards(led, cards).name
 
 
 def _verdict(score: Score, shown: bool) -> str:

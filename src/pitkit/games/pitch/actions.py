@@ -21,6 +21,9 @@ class Pass(Action):
 
     kind: ClassVar[str] = "pass"
 
+    def __str__(self) -> str:
+        return "pass"
+
 
 @dataclass(frozen=True, slots=True)
 class Bid(Action):
@@ -28,6 +31,9 @@ class Bid(Action):
 
     kind: ClassVar[str] = "bid"
     amount: int
+
+    def __str__(self) -> str:
+        return f"bid {self.amount}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +74,10 @@ class Play(Action):
 
     kind: ClassVar[str] = "play"
     card: Card
+
+    def __str__(self) -> str:
+        # The generic text, written out: every action is logged as text.
+        return f"play {self.card}"
 
 
 PitchAction = Pass | Bid | Steal | Take | Run | Sell | Play

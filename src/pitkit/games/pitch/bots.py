@@ -85,17 +85,8 @@ def best_suit(cards: Sequence[Card], players: int, jack_to: str = "captured") ->
 
 def known_voids(hand: Hand) -> list[set[int]]:
     """The suits each seat has shown it is out of: a card that neither
-    follows the suit led nor is trump shows that (C6)."""
-    voids: list[set[int]] = [set() for _ in range(hand.players)]
-    trump = hand.trump
-    for trick in [*(t.plays for t in hand.tricks), tuple(hand.trick)]:
-        if not trick:
-            continue
-        led = trick[0][1] // 13
-        for seat, card in trick[1:]:
-            if card // 13 != led and card // 13 != trump:
-                voids[seat].add(led)
-    return voids
+    follows the suit led nor is trump shows that (C6). See `Hand.shown_voids`."""
+    return hand.shown_voids()
 
 
 def _bid_checks(hand: Hand, player: int) -> list[tuple[int, bool, float]]:

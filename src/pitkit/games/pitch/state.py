@@ -12,6 +12,7 @@ also holds the run-it cards until they are dealt.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from enum import Enum
 from typing import Any, Self
@@ -26,6 +27,14 @@ from pitkit.games.pitch.scoring import HandResult, Trick, hand_sides, score_tric
 from pitkit.games.pitch.sheet import cut_offered_to, next_seat
 
 __all__ = ["HAND_SIZE", "PACKET", "Hand", "Phase", "run_size"]
+
+# Precomputed once, for the hot paths: each card's suit, the one-seat sets
+# `to_act` returns, and the play of each card, so that listing legal moves
+# builds no new objects and checking a move finds it by identity.
+_SUIT: tuple[int, ...] = tuple(i // 13 for i in range(52))
+_SEAT: tuple[frozenset[int], ...] = tuple(frozenset((s,)) for s in range(6))
+_NOBODY: frozenset[int] = frozenset()
+_PLAY: tuple[Play, ...] = tuple(Play(Card(i)) for i in range(52))
 
 HAND_SIZE = 6  # C2: six each
 PACKET = 3  # C2: three at a time
@@ -78,6 +87,7 @@ class Hand(State[PitchAction]):
         while order[-1] != dealer:
             order.append(next_seat(self.seated, order[-1]))
         self.order: tuple[int, ...] = tuple(order)
+        self._left = {seat: order[(i + 1) % len(order)] for i, seat in enumerate(order)}
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.won: list[list[Card]] = [[] for _ in range(players)]
         self.stock: list[Card] = []
@@ -144,7 +154,7 @@ class Hand(State[PitchAction]):
 
     @property
     def to_act(self) -> frozenset[int]:
-        return frozenset() if self.phase is Phase.OVER else frozenset((self.player,))
+        return _NOBODY if self.phase is Phase.OVER else _SEAT[self.player]
 
     @property
     def is_over(self) -> bool:
@@ -180,7 +190,7 @@ class Hand(State[PitchAction]):
         if self.phase is Phase.OVER or player != self.player:
             return []
         if self.phase is Phase.PLAY:
-            return [Play(card) for card in self._playable(player)]
+            return [_PLAY[card] for card in self._playable(player)]
         dealer = player == self.dealer
         actions: list[PitchAction] = []
         if self.phase is Phase.BIDDING:
@@ -219,11 +229,13 @@ class Hand(State[PitchAction]):
     def _playable(self, player: int) -> list[Card]:
         hand = self.hands[player]
         if self.trick:
-            led = self.trick[0][1] // 13  # a card's suit (see `Card`)
+            suit = _SUIT
+            led = suit[self.trick[0][1]]
             trump = self.trump
             # C6: follow the suit led when able, but a trump may always be played.
-            if any(c // 13 == led for c in hand):
-                return sorted(c for c in hand if c // 13 == led or c // 13 == trump)
+            for c in hand:
+                if suit[c] == led:
+                    return sorted([c for c in hand if suit[c] == led or suit[c] == trump])
         return sorted(hand)
 
     def why_illegal(self, player: int, action: PitchAction) -> str:
@@ -328,7 +340,7 @@ class Hand(State[PitchAction]):
             self.log.append(Event("trump", {"suit": card.suit.letter, "pitcher": player}))
         self.trick.append((player, card))
         if len(self.trick) < len(self.seated):
-            self.player = next_seat(self.seated, player)
+            self.player = self._left[player]
             return
         winner = trick_winner(self.trick, self.trump)
         trick = Trick(tuple(self.trick))
@@ -360,13 +372,14 @@ class Hand(State[PitchAction]):
             float(result.deltas[s]) if s in self.seated else float("-inf")
             for s in range(self.players)
         ]
+        record = result.to_json()  # once: it is worth a summary's text
         self._outcome = Outcome(
             Outcome.ranking(standing),
             tuple(float(d) for d in result.deltas),
-            result.summary,
-            {"result": result.to_json()},
+            record["summary"],
+            {"result": record},
         )
-        self.log.append(Event("hand_end", {"result": result.to_json()}))
+        self.log.append(Event("hand_end", {"result": record}))
 
     # -- views ------------------------------------------------------------------
 
@@ -441,3 +454,71 @@ class Hand(State[PitchAction]):
             self.hands[int(name.split()[1])] = cards
         else:
             raise ValueError(f"zone {name!r} is not hidden from anyone")
+
+    # -- sampling what a seat cannot see ---------------------------------------
+
+    def shown_voids(self) -> list[set[int]]:
+        """The suits each seat has shown it is out of: a card that neither
+        follows the suit led nor is trump shows that (C6). Hands only shrink
+        once play starts, so a void stays a void."""
+        voids: list[set[int]] = [set() for _ in range(self.players)]
+        trump = self.trump
+        for plays in [*(t.plays for t in self.tricks), self.trick]:
+            if plays:
+                led = plays[0][1] // 13
+                for seat, card in plays[1:]:
+                    if card // 13 != led and card // 13 != trump:
+                        voids[seat].add(led)
+        return voids
+
+    def sample_unseen(self, seat: int | None, rng: random.Random) -> Self:
+        """A copy with the cards `seat` cannot see dealt at random among the
+        other hands and the stock, no seat getting a card of a suit it has
+        shown it is out of (see `shown_voids`). The bids' hints about the
+        hands are left to the bots (see `pitch.bots.sample_world`)."""
+        voids = self.shown_voids()
+        others = [s for s in self.seated if s != seat]
+        pool = sorted([c for s in others for c in self.hands[s]] + self.stock)
+        sizes = {s: len(self.hands[s]) for s in others}
+        # The most constrained seats are dealt first, so a deal rarely fails.
+        order = sorted(others, key=lambda s: (-len(voids[s]), s))
+        hands: dict[int, list[Card]] = {}
+        for attempt in range(20):
+            rng.shuffle(pool)
+            hands = _deal_avoiding(pool, order, sizes, voids, strict=attempt < 19)
+            if hands:
+                break
+        dealt = {c for cards in hands.values() for c in cards}
+        new = self.clone()
+        for s, cards in hands.items():
+            new.hands[s] = cards
+        new.stock = [c for c in pool if c not in dealt]
+        new._set_chance(Chance(rng.getrandbits(64)))
+        return new
+
+
+def _deal_avoiding(
+    pool: list[Card],
+    order: list[int],
+    sizes: dict[int, int],
+    voids: list[set[int]],
+    *,
+    strict: bool,
+) -> dict[int, list[Card]]:
+    """Deal each seat in `order` its size from the shuffled `pool`, no card
+    of a suit it is void in; {} if some seat cannot be filled. Not `strict`:
+    fill the shortfall with any cards left, so that a sample always comes out."""
+    taken: set[Card] = set()
+    hands: dict[int, list[Card]] = {}
+    for seat in order:
+        void = voids[seat]
+        cards = [c for c in pool if c // 13 not in void and c not in taken][: sizes[seat]]
+        if len(cards) < sizes[seat]:
+            if strict:
+                return {}
+            cards += [c for c in pool if c not in taken and c not in cards][
+                : sizes[seat] - len(cards)
+            ]
+        taken.update(cards)
+        hands[seat] = cards
+    return hands

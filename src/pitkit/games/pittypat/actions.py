@@ -21,12 +21,21 @@ class MatchCard(Action):
     card: Card
     discard: Card | None = None
 
+    def __str__(self) -> str:
+        # The generic text, written out: every action is logged as text.
+        if self.discard is None:
+            return f"match {self.card}"
+        return f"match {self.card} {self.discard}"
+
 
 @dataclass(frozen=True, slots=True)
 class Draw(Action):
     """Turn the top card of the stock onto the pile. Text: ``draw``."""
 
     kind: ClassVar[str] = "draw"
+
+    def __str__(self) -> str:
+        return "draw"
 
 
 PittyPatAction = MatchCard | Draw

@@ -8,6 +8,7 @@ others and the stock's order are hidden.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from enum import Enum
 from typing import Any, Self
@@ -22,6 +23,18 @@ from pitkit.games.pittypat.rules import Rules
 __all__ = ["HAND_SIZE", "Hand", "Phase"]
 
 HAND_SIZE = 5
+
+# Precomputed once, for the hot paths: each card's rank as a small int, the
+# one-seat sets `to_act` returns, and every action, so that listing the legal
+# moves builds no new objects and checking a move finds it by identity.
+_RANK: tuple[int, ...] = tuple(i % 13 for i in range(52))
+_SEAT: tuple[frozenset[int], ...] = tuple(frozenset((s,)) for s in range(4))
+_NOBODY: frozenset[int] = frozenset()
+_DRAW = Draw()
+_GO_OUT: tuple[MatchCard, ...] = tuple(MatchCard(Card(i)) for i in range(52))
+_MATCH: tuple[tuple[MatchCard, ...], ...] = tuple(
+    tuple(MatchCard(Card(i), Card(j)) for j in range(52)) for i in range(52)
+)
 
 
 class Phase(Enum):
@@ -57,6 +70,8 @@ class Hand(State[PittyPatAction]):
             raise ValueError(f"the dealer, seat {dealer}, is not seated")
         self.dealer = dealer
         self._join(log, chance)
+        order = sorted(self.seated)
+        self._left = {s: order[(i + 1) % len(order)] for i, s in enumerate(order)}
         self.hands: list[list[Card]] = [[] for _ in range(players)]
         self.pairs: list[list[Card]] = [[] for _ in range(players)]
         self.pile: list[Card] = []
@@ -118,6 +133,9 @@ class Hand(State[PittyPatAction]):
 
     def next_seat(self, seat: int) -> int:
         """The seated player to the left of `seat`."""
+        left = self._left.get(seat)
+        if left is not None:
+            return left
         later = [s for s in self.seated if s > seat]
         return later[0] if later else self.seated[0]
 
@@ -130,7 +148,7 @@ class Hand(State[PittyPatAction]):
 
     @property
     def to_act(self) -> frozenset[int]:
-        return frozenset() if self.phase is Phase.OVER else frozenset((self.player,))
+        return _NOBODY if self.phase is Phase.OVER else _SEAT[self.player]
 
     @property
     def is_over(self) -> bool:
@@ -143,9 +161,9 @@ class Hand(State[PittyPatAction]):
     def matching_card(self, seat: int) -> Card | None:
         """The card in `seat`'s hand of the top card's rank, if any. A hand
         never holds two cards of one rank, since dealt pairs are laid down."""
-        rank = self.top.rank
+        rank = _RANK[self.pile[-1]]
         for card in self.hands[seat]:
-            if card.rank == rank:
+            if _RANK[card] == rank:
                 return card
         return None
 
@@ -157,11 +175,12 @@ class Hand(State[PittyPatAction]):
         actions: list[PittyPatAction] = []
         if card is not None:
             if len(hand) == 1:
-                actions.append(MatchCard(card))
+                actions.append(_GO_OUT[card])
             else:
-                actions += [MatchCard(card, other) for other in hand if other != card]
+                pairs = _MATCH[card]
+                actions += [pairs[other] for other in hand if other != card]
         if self.phase is Phase.TURN and not (card is not None and self.rules.must_match):
-            actions.append(Draw())
+            actions.append(_DRAW)
         return actions
 
     def why_illegal(self, player: int, action: PittyPatAction) -> str:
@@ -297,6 +316,113 @@ class Hand(State[PittyPatAction]):
             self.stock = cards
         else:
             self.hands[int(name.split()[1])] = cards
+
+    # -- sampling what a seat cannot see ---------------------------------------
+
+    def ranks_lacking(self) -> tuple[list[set[int]], bool]:
+        """What the table knows of the hidden cards, from the public log alone:
+        for each seat, the ranks it surely does not hold; and whether the stock
+        was made from the pile this hand (then everyone knows what is in it).
+
+        A hand never gains a card (drawn cards go to the pile) and never holds
+        two of a rank (Y3), so a rank a player is shown to lack stays lacking:
+        after matching or discarding a card of it; after turning up a card of
+        it and not matching it; with `must_match`, after drawing instead of
+        matching the top card.
+        """
+        lacking: list[set[int]] = [set() for _ in range(self.players)]
+        restocked = False
+        top: int | None = None
+        turned: tuple[int, int] | None = None  # (seat, rank) of a card just turned up
+        must_match = self.rules.must_match
+        for event in self.log[self.log_start :]:
+            kind, public = event.type, event.public
+            if kind == "action":
+                seat = public["seat"]
+                if turned is not None and turned[0] != seat:
+                    lacking[turned[0]].add(turned[1])  # the turn ended without a match
+                turned = None
+                words = public["action"].split()
+                if words[0] == "match":
+                    for word in words[1:]:
+                        lacking[seat].add(Card.parse(word).rank)
+                    top = Card.parse(words[-1]).rank
+                elif must_match and top is not None:
+                    lacking[seat].add(top)  # Y2: could not match, so drew
+            elif kind == "turned":
+                top = Card.parse(public["card"]).rank
+                turned = (public["seat"], top)
+            elif kind in ("deal", "restock"):
+                top = Card.parse(public["up"]).rank
+                restocked = restocked or kind == "restock"
+        if turned is not None and not (self.phase is Phase.AFTER_DRAW and self.player == turned[0]):
+            lacking[turned[0]].add(turned[1])
+        return lacking, restocked
+
+    def sample_unseen(self, seat: int | None, rng: random.Random) -> Self:
+        """A copy with the cards `seat` cannot see dealt at random, keeping to
+        what the table knows (see `ranks_lacking`): no hand holds two cards of
+        a rank or a rank its player showed it lacks, and a stock made from the
+        pile keeps its known cards, in a new order."""
+        lacking, restocked = self.ranks_lacking()
+        others = [s for s in self.seated if s != seat]
+        pool = sorted(c for s in others for c in self.hands[s])
+        stock = sorted(self.stock)
+        if not restocked:
+            pool += stock
+            pool.sort()  # by card, so the sample depends on what is hidden, not where
+            stock = []
+        sizes = {s: len(self.hands[s]) for s in others}
+        # The most constrained players are dealt first, so a deal rarely fails.
+        order = sorted(others, key=lambda s: (-len(lacking[s]), s))
+        hands: dict[int, list[Card]] = {}
+        for attempt in range(20):
+            rng.shuffle(pool)
+            hands = _deal_distinct(pool, order, sizes, lacking, strict=attempt < 19)
+            if hands:
+                break
+        dealt = {c for cards in hands.values() for c in cards}
+        new = self.clone()
+        for s, cards in hands.items():
+            new.hands[s] = cards
+        rng.shuffle(stock)
+        new.stock = stock + [c for c in pool if c not in dealt]
+        new._set_chance(Chance(rng.getrandbits(64)))
+        return new
+
+
+def _deal_distinct(
+    pool: list[Card],
+    order: list[int],
+    sizes: dict[int, int],
+    lacking: list[set[int]],
+    *,
+    strict: bool,
+) -> dict[int, list[Card]]:
+    """Deal each seat in `order` its size from the shuffled `pool`, no two
+    cards of a rank and none of a rank it lacks; {} if some seat cannot be
+    filled. Not `strict`: fill the shortfall with any cards left, so that a
+    sample always comes out."""
+    taken: set[Card] = set()
+    hands: dict[int, list[Card]] = {}
+    for seat in order:
+        ranks = set(lacking[seat])
+        cards: list[Card] = []
+        for card in pool:
+            if len(cards) == sizes[seat]:
+                break
+            if card not in taken and card.rank not in ranks:
+                cards.append(card)
+                ranks.add(card.rank)
+                taken.add(card)
+        if len(cards) < sizes[seat]:
+            if strict:
+                return {}
+            rest = [c for c in pool if c not in taken][: sizes[seat] - len(cards)]
+            cards += rest
+            taken.update(rest)
+        hands[seat] = cards
+    return hands
 
 
 def _by_rank(card: Card) -> tuple[int, int]:

@@ -1,0 +1,363 @@
+"""A search bot for every game: information-set Monte Carlo tree search.
+
+The bot is written once, against the common interface. Each iteration:
+
+1. **Determinize.** Deal the cards the bot's seat cannot see with
+   `State.sample_unseen`, the game's sampler, which keeps to everything that
+   seat knows (voids, exchanged cards, cards known from a pick-up).
+2. **Select and expand.** Walk down one tree shared by all determinizations
+   (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012). A node's
+   edges are (seat, action); an action that is legal only in some deals is
+   judged by UCB over the iterations in which it was *available*, not over
+   the node's visits. At the first edge not yet in the tree, add it.
+3. **Roll out.** Play the deal to the end of the hand: uniformly at random,
+   or with a registered bot of the game (the `rollout` policy).
+4. **Back up.** Every edge on the path adds the outcome's utility for the
+   seat that chose it.
+
+5. **Decide.** The game's own heuristic bot (its first registered bot)
+   proposes a move, and the search plays another only if that move's mean
+   utility beats the proposal's by `CONFIDENCE` standard errors. Where the
+   rollouts cannot tell the moves apart (Pitty Pat's close discards), the bot
+   plays no worse than the heuristic; where they can, it plays better. A game
+   without a bot of its own gets the most visited move.
+
+Utility is a seat's points in the hand minus the table's mean, plus a little
+for its place (so that third beats fifth in Pits, where both score nothing).
+UCB's exploration is scaled by the spread of utilities seen so far, so one
+constant suits games scoring one point a hand and games scoring a hundred.
+
+The search covers the current hand only: in a match, the hand's outcome
+stands in for its effect on the match. The bot never peeks: everything it
+touches at the root comes from its seat's legal actions and from sampled
+deals, which depend only on what the seat may see and on the bot's seed.
+
+Names: ``search`` (the default budget, `DEFAULT_ITERATIONS` iterations),
+``search:1s`` or ``search:250ms`` (time a move), ``search:2000`` (iterations
+a move), and a rollout policy after another colon: ``search:1s:heuristic``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from pitkit.core.actions import Action
+from pitkit.core.errors import UnknownName
+from pitkit.core.game import Bot
+from pitkit.core.match import Match
+from pitkit.core.state import Outcome, State
+
+__all__ = [
+    "DEFAULT_ITERATIONS",
+    "Budget",
+    "SearchBot",
+    "SearchSpec",
+    "current_hand",
+    "utilities",
+]
+
+#: Iterations a move of the plain ``search`` bot: deterministic for a seed,
+#: a fraction of a second a move in every game.
+DEFAULT_ITERATIONS = 400
+#: How much a place is worth, in points, next to the game's own points.
+RANK_WEIGHT = 0.25
+#: UCB's exploration constant, in units of the spread of utilities seen.
+EXPLORATION = 0.7
+#: How many standard errors a move must gain over the guide's proposal to overrule it.
+CONFIDENCE = 1.5
+
+_BUDGET = re.compile(r"^(\d+(?:\.\d+)?)(s|ms)?$")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a move may take: iterations, seconds, or both (whichever ends first)."""
+
+    iterations: int | None = DEFAULT_ITERATIONS
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a budget needs iterations or seconds")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError("a budget needs at least one iteration")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError("a time budget must be positive")
+
+    @classmethod
+    def parse(cls, text: str) -> Budget:
+        """``1s``, ``0.5s`` and ``250ms`` are times a move; a bare number is iterations."""
+        m = _BUDGET.match(text.strip())
+        if m is None:
+            raise ValueError(f"a search budget is like 1s, 250ms or 2000, not {text!r}")
+        value, unit = m.groups()
+        if unit is None:
+            if "." in value:
+                raise ValueError(f"iterations are a whole number, not {value}")
+            return cls(iterations=int(value))
+        seconds = float(value) / (1000 if unit == "ms" else 1)
+        return cls(iterations=None, seconds=seconds)
+
+    def __str__(self) -> str:
+        if self.seconds is None:
+            return f"{self.iterations} iterations"
+        return f"{self.seconds:g} s"
+
+
+@dataclass(frozen=True)
+class SearchSpec:
+    """A search bot as named in the registry: ``search[:BUDGET][:ROLLOUT]``."""
+
+    budget: Budget = Budget()
+    rollout: str | None = None
+
+    @classmethod
+    def parse(cls, name: str) -> SearchSpec:
+        """Read a name such as ``search``, ``search:1s`` or ``search:500:heuristic``."""
+        base, *parts = name.split(":")
+        if base != "search" or len(parts) > 2:
+            raise UnknownName(
+                f"{name!r} is not a search bot; write search[:BUDGET][:ROLLOUT], e.g. search:1s"
+            )
+        budget, rollout = Budget(), None
+        for part in parts:
+            if _BUDGET.match(part):
+                budget = Budget.parse(part)
+            elif part and rollout is None:
+                rollout = part
+            else:
+                raise UnknownName(f"bad search bot name {name!r}")
+        return cls(budget, rollout)
+
+
+def current_hand(state: State[Any]) -> State[Any]:
+    """The hand being played in `state` (itself, unless it is a match)."""
+    return state.hand if isinstance(state, Match) else state
+
+
+def utilities(outcome: Outcome) -> list[float]:
+    """What a finished hand is worth to each seat: its points above the
+    table's mean, plus `RANK_WEIGHT` a place above the mean place."""
+    points, ranks = outcome.points, outcome.ranks
+    n = len(points)
+    mean_points = sum(points) / n
+    mean_rank = sum(ranks) / n
+    return [points[s] - mean_points + RANK_WEIGHT * (mean_rank - ranks[s]) for s in range(n)]
+
+
+class _Edge:
+    """A (seat, action) edge of the tree and the node it leads to."""
+
+    __slots__ = ("available", "children", "seat", "squares", "total", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.visits = 0
+        self.available = 0  # iterations in which this edge's action was legal here
+        self.total = 0.0  # the sum of the utilities to `seat` of the iterations through it
+        self.squares = 0.0  # and of their squares, for the root's confidence test
+        self.children: dict[tuple[int, Action], _Edge] = {}
+
+    def mean(self) -> float:
+        """The mean utility of the iterations through this edge."""
+        return self.total / self.visits if self.visits else -math.inf
+
+    def error(self) -> float:
+        """The squared standard error of `mean`."""
+        n = self.visits
+        if n < 2:
+            return math.inf
+        variance = max(0.0, (self.squares - self.total * self.total / n) / (n - 1))
+        return variance / n
+
+
+class SearchBot:
+    """Information-set Monte Carlo tree search over sampled deals (see the module).
+
+    `budget` bounds each move; `rollout` names a bot of the game to play the
+    rollouts (None: uniformly random). With `guided`, the game's own first bot
+    (its heuristic, if it has one) proposes a move, and the search overrules
+    it only when another move's mean utility beats it by `confidence`
+    standard errors: where the search cannot tell moves apart, as in Pitty
+    Pat's close choices, it plays no worse than the heuristic. With an
+    iteration budget the bot is deterministic for its seed.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: Budget | None = None,
+        rollout: str | None = None,
+        exploration: float = EXPLORATION,
+        guided: bool = True,
+        confidence: float = CONFIDENCE,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.budget = budget or Budget()
+        self.rollout_name = rollout
+        self.exploration = exploration
+        self.guided = guided
+        self.confidence = confidence
+        self._bots: dict[tuple[str, str], Bot] = {}
+        #: Iterations run by the last `choose` (for tests and benchmarks).
+        self.last_iterations = 0
+
+    @classmethod
+    def from_name(cls, name: str, seed: int | None = None) -> SearchBot:
+        """The bot a registry name such as ``search:1s:heuristic`` stands for."""
+        spec = SearchSpec.parse(name)
+        return cls(seed, spec.budget, spec.rollout)
+
+    def choose(self, state: State[Any], player: int) -> Action:
+        """The most visited move for `player` after the budget's iterations."""
+        hand = current_hand(state)
+        actions: list[Action] = hand.legal_actions(player)
+        if len(actions) == 1:
+            self.last_iterations = 0
+            return actions[0]
+        root = _rebased(hand)
+        tree = _Edge(player)
+        policy = self._game_bot(hand, self.rollout_name)
+        guide = self._game_bot(hand, self._guide_name(hand)) if self.guided else None
+        proposal = guide.choose(root, player) if guide is not None else None
+        budget = self.budget
+        limit = budget.iterations if budget.iterations is not None else math.inf
+        deadline = math.inf if budget.seconds is None else time.perf_counter() + budget.seconds
+        self._spread = 1e-9
+        done = 0
+        while done < limit and (done == 0 or time.perf_counter() < deadline):
+            world = root.sample_unseen(player, self.rng)
+            self._iterate(world, tree, policy)
+            done += 1
+        self.last_iterations = done
+        edges = {a: e for a in actions if (e := tree.children.get((player, a))) is not None}
+        if proposal is not None and proposal in edges:
+            # The best mean, if it beats the proposal beyond doubt; else the proposal.
+            mine = edges[proposal]
+            best = max(edges, key=lambda a: edges[a].mean())
+            margin = edges[best].mean() - mine.mean()
+            if margin > self.confidence * math.sqrt(edges[best].error() + mine.error()):
+                return best
+            return proposal
+        # Unguided: the move tried most, the better mean breaking ties.
+        return max(edges, key=lambda a: (edges[a].visits, edges[a].mean()))
+
+    # -- one iteration ------------------------------------------------------
+
+    def _iterate(self, world: State[Any], node: _Edge, policy: Bot | None) -> None:
+        rng = self.rng
+        path: list[_Edge] = []
+        expanded = False
+        while not world.is_over:
+            seat = _actor(world, rng)
+            legal: list[Action] = world.legal_actions(seat)
+            children = node.children
+            fresh = [a for a in legal if (seat, a) not in children]
+            if fresh:
+                action = fresh[0] if len(fresh) == 1 else rng.choice(fresh)
+                for a in legal:
+                    edge = children.get((seat, a))
+                    if edge is not None:
+                        edge.available += 1
+                child = children[(seat, action)] = _Edge(seat)
+                child.available = 1
+                expanded = True
+            else:
+                child, action = self._select(children, seat, legal)
+            _step(world, seat, action)
+            path.append(child)
+            node = child
+            if expanded:
+                break
+        self._rollout(world, policy)
+        assert world.outcome is not None
+        values = utilities(world.outcome)
+        spread = max(values) - min(values)
+        if spread > self._spread:
+            self._spread = spread
+        for edge in path:
+            value = values[edge.seat]
+            edge.visits += 1
+            edge.total += value
+            edge.squares += value * value
+
+    def _select(
+        self, children: dict[tuple[int, Action], _Edge], seat: int, legal: list[Action]
+    ) -> tuple[_Edge, Action]:
+        """The UCB choice among the legal actions, all already in the tree."""
+        c = self.exploration * self._spread
+        log = math.log
+        best_score = -math.inf
+        best: tuple[_Edge, Action] | None = None
+        for action in legal:
+            edge = children[(seat, action)]
+            edge.available += 1
+            visits = edge.visits or 1
+            score = edge.total / visits + c * math.sqrt(log(edge.available) / visits)
+            if score > best_score:
+                best_score, best = score, (edge, action)
+        assert best is not None
+        return best
+
+    def _rollout(self, world: State[Any], policy: Bot | None) -> None:
+        rng = self.rng
+        if policy is None:
+            choice = rng.choice
+            while not world.is_over:
+                seat = _actor(world, rng)
+                _step(world, seat, choice(world.legal_actions(seat)))
+            return
+        while not world.is_over:
+            seat = _actor(world, rng)
+            _step(world, seat, policy.choose(world, seat))
+
+    @staticmethod
+    def _guide_name(hand: State[Any]) -> str | None:
+        """The game's own first bot, its heuristic, if it has one."""
+        from pitkit import games
+
+        return next(iter(games.get(hand.game).bots), None)
+
+    def _game_bot(self, hand: State[Any], name: str | None) -> Bot | None:
+        """The game's bot called `name` (None or random: none), made once per game."""
+        if name is None or name == "random":
+            return None
+        key = (hand.game, name)
+        bot = self._bots.get(key)
+        if bot is None:
+            from pitkit import games
+            from pitkit.bots import make
+
+            bot = self._bots[key] = make(games.get(hand.game), name, self.rng.getrandbits(32))
+        return bot
+
+
+def _actor(state: State[Any], rng: random.Random) -> int:
+    """Who acts next: the one seat to act, or one drawn when several may act at once."""
+    actors = state.to_act
+    if len(actors) == 1:
+        for seat in actors:
+            return seat
+    return rng.choice(sorted(actors))
+
+
+def _step(state: State[Any], seat: int, action: Action) -> None:
+    """`State.apply` for an action known to be legal: the same log entry and
+    effect, without parsing it or checking it again."""
+    state.log.append(state._action_event(seat, action))
+    state._apply(seat, action)
+
+
+def _rebased(hand: State[Any]) -> State[Any]:
+    """A copy of `hand` whose log holds only the hand's own events, so that
+    the copies search makes do not copy the whole match's log each time."""
+    root = hand.clone()
+    root.log = root.log[root.log_start :]
+    root.log_start = 0
+    root._set_chance(root.chance)
+    return root

@@ -1,0 +1,256 @@
+"""The market's small values: lots of cards, open offers and trades (T4).
+
+Cards of one commodity are identical, so a choice of cards is just a `Lot`:
+how many cards in all, of which commodity, and whether the Bull and the Bear
+go with them. Holdings are counts per kind of card (`KINDS` order), which
+keeps move generation cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from pitkit.cards import Commodity, PitCard
+from pitkit.core.errors import BadAction
+
+__all__ = [
+    "BEAR",
+    "BULL",
+    "KINDS",
+    "LOTS",
+    "MAX_LOT",
+    "Lot",
+    "LotTable",
+    "OpenOffer",
+    "Trade",
+    "counts_of",
+    "describe_cards",
+    "parse_commodity",
+    "parse_lot_words",
+    "payable_lots",
+]
+
+KINDS: tuple[PitCard, ...] = tuple(PitCard)
+"""Every kind of Pit card: the seven commodities (highest value first), the Bull, the Bear."""
+INDEX: dict[PitCard, int] = {card: i for i, card in enumerate(KINDS)}
+BULL = INDEX[PitCard.BULL]
+BEAR = INDEX[PitCard.BEAR]
+COMMODITIES: tuple[Commodity, ...] = tuple(Commodity)
+MAX_LOT = 4
+"""A trade is of one to four cards (T4)."""
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Lot:
+    """Cards put up together: `size` cards in all, of one `commodity` (None
+    when the lot is only the Bull and/or the Bear), with the Bull and/or
+    the Bear if flagged (T4)."""
+
+    size: int
+    commodity: Commodity | None = None
+    bull: bool = False
+    bear: bool = False
+    _needs: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.size <= MAX_LOT:
+            raise BadAction(f"a trade is of 1 to {MAX_LOT} cards, not {self.size} (T4)")
+        extra = self.bull + self.bear
+        if self.commodity is None and extra != self.size:
+            raise BadAction(
+                f"say what the {self.size} cards are, e.g. {self.size} wheat"
+                if extra == 0
+                else f"{self.size} cards cannot be just {self._specials()}"
+            )
+        if self.commodity is not None and extra >= self.size:
+            raise BadAction(
+                f"{self.size} {_cards(self.size)} cannot be {self.commodity} and {self._specials()}"
+            )
+        # Kept: legality checks ask for it often (a frozen value, so set once here).
+        object.__setattr__(self, "_needs", self._make_needs())
+
+    @property
+    def commodity_cards(self) -> int:
+        """How many cards of the commodity the lot holds."""
+        return self.size - self.bull - self.bear
+
+    def needs(self) -> tuple[tuple[int, int], ...]:
+        """The lot as (kind index, count) pairs."""
+        return self._needs
+
+    def _make_needs(self) -> tuple[tuple[int, int], ...]:
+        out = []
+        if self.commodity is not None:
+            out.append((INDEX[PitCard[self.commodity.name]], self.commodity_cards))
+        if self.bull:
+            out.append((BULL, 1))
+        if self.bear:
+            out.append((BEAR, 1))
+        return tuple(out)
+
+    def cards(self) -> tuple[PitCard, ...]:
+        """The lot's cards."""
+        return tuple(KINDS[i] for i, n in self.needs() for _ in range(n))
+
+    def payable(self, counts: Sequence[int]) -> bool:
+        """Whether a holding of `counts` covers this lot."""
+        return all(counts[i] >= n for i, n in self.needs())
+
+    def words(self) -> list[str]:
+        """The lot after its size in action text: ``wheat bull``."""
+        out = [] if self.commodity is None else [str(self.commodity)]
+        return out + ["bull"] * self.bull + ["bear"] * self.bear
+
+    def describe(self) -> str:
+        """The lot in words: ``2 wheat and the Bull``."""
+        return describe_cards(self.cards())
+
+    def _specials(self) -> str:
+        names = ["the Bull"] * self.bull + ["the Bear"] * self.bear
+        return " and ".join(names) or "nothing"
+
+    @staticmethod
+    def of(cards: Iterable[PitCard]) -> Lot:
+        """The lot made of `cards`; `BadAction` if they mix commodities (T4)."""
+        cards = list(cards)
+        goods = {c.commodity for c in cards if c.commodity is not None}
+        if len(goods) > 1:
+            names = " and ".join(sorted(str(g) for g in goods))
+            raise BadAction(f"a trade holds one commodity, not {names} (T4)")
+        return Lot(
+            len(cards),
+            next(iter(goods)) if goods else None,
+            PitCard.BULL in cards,
+            PitCard.BEAR in cards,
+        )
+
+
+def _cards(n: int) -> str:
+    return "card" if n == 1 else "cards"
+
+
+class LotTable(Generic[T]):
+    """Every valid lot, mapped through `make` once, for fast move generation:
+    `payable(counts, size)` lists the entries a holding can put up."""
+
+    def __init__(self, make: Callable[[Lot], T]) -> None:
+        # table[size][bull][bear]: the entries by commodity index (or the one
+        # entry of the Bull and/or the Bear alone).
+        self.table: list[list[list[list[T]]]] = [
+            [[self._row(make, size, bull, bear) for bear in (0, 1)] for bull in (0, 1)]
+            for size in range(MAX_LOT + 1)
+        ]
+
+    @staticmethod
+    def _row(make: Callable[[Lot], T], size: int, bull: int, bear: int) -> list[T]:
+        if size == 0 or size < bull + bear:
+            return []
+        if size == bull + bear:
+            return [make(Lot(size, None, bool(bull), bool(bear)))]
+        return [make(Lot(size, c, bool(bull), bool(bear))) for c in COMMODITIES]
+
+    def payable(self, counts: Sequence[int], size: int) -> list[T]:
+        """The entries for every lot of `size` cards a holding of `counts` can put up."""
+        out: list[T] = []
+        by_size = self.table[size]
+        for bull in (0, 1) if counts[BULL] else (0,):
+            for bear in (0, 1) if counts[BEAR] else (0,):
+                k = size - bull - bear
+                if k == 0:
+                    out += by_size[bull][bear]
+                elif k > 0:
+                    entries = by_size[bull][bear]
+                    out += [entries[i] for i in range(len(entries)) if counts[i] >= k]
+        return out
+
+
+LOTS: LotTable[Lot] = LotTable(lambda lot: lot)
+
+
+def payable_lots(counts: Sequence[int], size: int) -> list[Lot]:
+    """Every lot of `size` cards that a holding of `counts` can put up."""
+    return LOTS.payable(counts, size)
+
+
+def parse_lot_words(
+    words: Sequence[str], what: str
+) -> tuple[Commodity | None, bool, bool, list[str]]:
+    """Read ``wheat bull`` (or ``+bull``): the commodity, Bull, Bear, and the
+    words left over (those not naming cards) for the caller."""
+    commodity: Commodity | None = None
+    bull = bear = False
+    rest: list[str] = []
+    for word in words:
+        token = word.lower().lstrip("+")
+        if token in ("bull", "bear"):
+            if bull if token == "bull" else bear:
+                raise BadAction(f"there is only one {token.capitalize()}")
+            bull, bear = bull or token == "bull", bear or token == "bear"
+        elif token in _COMMODITY_NAMES:
+            named = _COMMODITY_NAMES[token]
+            if commodity is not None and commodity is not named:
+                raise BadAction(f"{what} holds one commodity, not {commodity} and {named} (T4)")
+            commodity = named
+        elif token in ("and", "the", "+", "with"):
+            continue
+        else:
+            rest.append(word)
+    return commodity, bull, bear, rest
+
+
+_COMMODITY_NAMES: dict[str, Commodity] = {str(c): c for c in Commodity}
+
+
+def parse_commodity(word: str) -> Commodity:
+    """A commodity by name, e.g. ``wheat``; `BadAction` naming the choices otherwise."""
+    commodity = _COMMODITY_NAMES.get(word.lower())
+    if commodity is None:
+        raise BadAction(f"{word!r} is not a commodity; they are: {', '.join(_COMMODITY_NAMES)}")
+    return commodity
+
+
+def counts_of(cards: Iterable[PitCard]) -> list[int]:
+    """A holding as counts per kind of card (`KINDS` order)."""
+    counts = [0] * len(KINDS)
+    for card in cards:
+        counts[INDEX[card]] += 1
+    return counts
+
+
+def describe_cards(cards: Iterable[PitCard]) -> str:
+    """Cards in words, grouped: ``3 wheat, 2 corn and the Bull`` (any mix)."""
+    counts = counts_of(cards)
+    parts = [f"{counts[i]} {c}" for i, c in enumerate(COMMODITIES) if counts[i]]
+    parts += ["the Bull"] * counts[BULL] + ["the Bear"] * counts[BEAR]
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class OpenOffer:
+    """An offer on the market: its number (unique in a match), its owner,
+    and the cards held out, which only the owner sees (T4)."""
+
+    id: int
+    seat: int
+    cards: tuple[PitCard, ...]
+
+    @property
+    def count(self) -> int:
+        """How many cards are offered: all the others see."""
+        return len(self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    """A trade as everyone saw it: offer `offer` of `seller` was taken by
+    `buyer`, `count` cards each way (T4)."""
+
+    offer: int
+    seller: int
+    buyer: int
+    count: int

@@ -1,0 +1,80 @@
+"""Pit's rule options (rulings T1-T6), one field per named option, plus the
+pitkit safety limits that let unattended play always end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pitkit.cards import Commodity
+from pitkit.core.errors import BadOption
+from pitkit.core.rules import RuleSet, option
+
+__all__ = ["Rules"]
+
+
+@dataclass(frozen=True)
+class Rules(RuleSet):
+    """The options of Pit; the defaults are the classic game to 500 (T1-T6)."""
+
+    bull_and_bear: bool = option(
+        False, "add the Bull (wild, doubles a full corner) and the Bear (penalty), 3-6 players (T2)"
+    )
+    commodities: str | None = option(
+        None,
+        "the commodities in play, comma-separated, one a player (default: the most valuable) (T1)",
+    )
+    target: int = option(500, "the first player to reach this score after a hand wins (T6)")
+    sorting_seconds: int = option(
+        30, "real-time seconds of sorting before the dealer may open the pit; 0 in simulation (T3)"
+    )
+    trades_per_player: int = option(
+        30, "pitkit safety: a hand with this many trades per player and no corner ends unscored"
+    )
+    idle_limit: int = option(
+        200,
+        "pitkit safety: a hand with this many market actions in a row and no trade ends unscored",
+    )
+    stall_limit: int = option(
+        1, "pitkit safety: the match ends after this many unscored hands in a row"
+    )
+    hand_limit: int | None = option(
+        None, "pitkit safety: the match ends after this many hands; the highest score wins"
+    )
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.target < 1:
+            raise BadOption("target must be at least 1")
+        if self.sorting_seconds < 0:
+            raise BadOption("sorting_seconds cannot be negative")
+        if min(self.trades_per_player, self.idle_limit, self.stall_limit) < 1:
+            raise BadOption("trades_per_player, idle_limit and stall_limit must be at least 1")
+        if self.hand_limit is not None and self.hand_limit < 1:
+            raise BadOption("hand_limit must be at least 1")
+        if self.commodities is not None:
+            self._named()
+
+    def _named(self) -> list[Commodity]:
+        """The commodities named by the option, checked (T1)."""
+        assert self.commodities is not None
+        names = [n.strip().lower() for n in self.commodities.split(",") if n.strip()]
+        known = {str(c): c for c in Commodity}
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            raise BadOption(f"{unknown[0]!r} is not a commodity; they are: {', '.join(known)}")
+        if len(set(names)) != len(names):
+            raise BadOption("each commodity may be named once")
+        return [known[n] for n in names]
+
+    def chosen(self, players: int) -> tuple[Commodity, ...]:
+        """The commodities in play for `players` seats, highest value first (T1)."""
+        if not 3 <= players <= 7:
+            raise BadOption(f"Pit is for 3 to 7 players, not {players}")
+        if self.bull_and_bear and players > 6:
+            raise BadOption("the Bull & Bear edition is for 3 to 6 players (T2)")
+        if self.commodities is None:
+            return tuple(Commodity)[:players]
+        named = self._named()
+        if len(named) != players:
+            raise BadOption(f"{players} players need {players} commodities, not {len(named)} (T1)")
+        return tuple(c for c in Commodity if c in named)

@@ -1,0 +1,424 @@
+"""Running a real-time game: everybody acts at once, in arrival order.
+
+The pieces, from the bottom up:
+
+- `Table` takes actions one at a time in the order they arrive and says
+  what became of each (`Arrival`): taken, or refused with the reason, e.g.
+  "seat 2's offer #7 was taken by seat 4". An action is sent with the
+  number of the hand it was decided in; one that arrives after that hand
+  ended (a corner ends it at once) is refused as too late, with how the
+  hand ended. The table also holds the sorting period: the dealer may not
+  open the pit before it is over (T3).
+- A real-time bot (`RealtimeBot`) has `act(state, seat)`, which returns an
+  action or None to wait, and `think_time`, the range of seconds it takes
+  to react. Any other bot (`choose` always returns an action, like the
+  generic random bot) is driven the same way with `DEFAULT_THINK`.
+- `RealtimeRunner` plays a match with asyncio: one task per bot, which
+  looks at the table, decides, thinks, and sends; people send actions
+  whenever they like through `submit`. A waiting bot looks again when the
+  table changes or when its think time runs out.
+- `VirtualRun` (and `play_virtual`) does the same on a virtual clock, with
+  no waiting at all: deterministic from a seed, for simulations.
+
+The runner's own random choices (think times, and so arrival order) come
+from its seed; the game's come from the match's `Chance`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from pitkit.core.actions import Action
+from pitkit.core.errors import IllegalAction
+from pitkit.core.events import Event
+from pitkit.core.match import Match
+from pitkit.core.state import State
+
+__all__ = [
+    "DEFAULT_THINK",
+    "Arrival",
+    "HandTiming",
+    "RealtimeBot",
+    "RealtimeRunner",
+    "Table",
+    "VirtualRun",
+    "decide",
+    "decider",
+    "play_virtual",
+    "think_range",
+]
+
+DEFAULT_THINK = (0.5, 1.5)
+"""Seconds to react, for bots that do not say (a quick human)."""
+
+
+@runtime_checkable
+class RealtimeBot(Protocol):
+    """A bot for real-time play: it may wait, and it takes time to react."""
+
+    think_time: tuple[float, float]
+    """The range of seconds between seeing the table and its action arriving."""
+
+    def act(self, state: State[Any], player: int) -> Action | None:
+        """The action to send now, or None to wait and look again later."""
+        ...
+
+
+def think_range(bot: object) -> tuple[float, float]:
+    """A bot's range of think times (`DEFAULT_THINK` if it has none)."""
+    return bot.think_time if isinstance(bot, RealtimeBot) else DEFAULT_THINK
+
+
+Decide = Callable[[State[Any], int], Action | None]
+
+
+def decider(bot: object) -> Decide:
+    """How to ask `bot` what it sends now: `act` for a real-time bot, else `choose`."""
+    if isinstance(bot, RealtimeBot):
+        return bot.act
+    choose: Decide = bot.choose  # type: ignore[attr-defined]
+    return choose
+
+
+def decide(bot: object, state: State[Any], player: int) -> Action | None:
+    """What `bot` sends now: `act` for a real-time bot, else `choose`."""
+    return decider(bot)(state, player)
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """What became of one action sent to the table."""
+
+    seat: int
+    action: str
+    time: float
+    hand: int
+    accepted: bool
+    reason: str | None = None
+    events: tuple[Event, ...] = ()
+
+
+@dataclass
+class HandTiming:
+    """When one hand was dealt, opened and ended, on the table's clock."""
+
+    hand: int
+    dealt: float
+    opened: float | None = None
+    ended: float | None = None
+    cornered: bool = False
+    trades: int = 0
+
+    @property
+    def trading_time(self) -> float | None:
+        """Seconds from the opening to the end of the hand."""
+        if self.opened is None or self.ended is None:
+            return None
+        return self.ended - self.opened
+
+
+class Table:
+    """One real-time match, taking actions one at a time in arrival order.
+
+    `clock` gives the time in seconds (the event loop's, or a virtual one);
+    `sorting` is the sorting period after each deal, before which the dealer
+    may not open (T3). Listeners are called after every arrival.
+    """
+
+    def __init__(
+        self, match: Match[Any, Any], clock: Callable[[], float], sorting: float = 0.0
+    ) -> None:
+        self.match = match
+        self.clock = clock
+        self.sorting = sorting
+        self.version = 0
+        self.trades = 0
+        self.refused = 0
+        self.listeners: list[Callable[[Arrival], None]] = []
+        self.timings = [HandTiming(1, clock())]
+        self._starts = [clock()]
+
+    @property
+    def hand_number(self) -> int:
+        """The number of the hand being played (1 for the first)."""
+        return len(self.timings)
+
+    @property
+    def is_open(self) -> bool:
+        """Whether trading is under way in the current hand."""
+        return bool(getattr(self.match.hand, "is_open", True))
+
+    @property
+    def dealt_at(self) -> float:
+        """When the current hand was dealt."""
+        return self.timings[-1].dealt
+
+    def sorting_left(self) -> float:
+        """Seconds left in the current hand's sorting period."""
+        return max(0.0, self.dealt_at + self.sorting - self.clock())
+
+    def hand_at(self, time: float) -> int:
+        """The hand that was being played at `time`."""
+        number = 1
+        for i, timing in enumerate(self.timings, 1):
+            if timing.dealt <= time:
+                number = i
+        return number
+
+    def submit(
+        self, seat: int, action: Action | str | Mapping[str, Any], hand: int | None = None
+    ) -> Arrival:
+        """Apply `action` for `seat` now, decided during hand `hand` (None:
+        the current one). Never raises for bad input: the arrival says why
+        it was refused."""
+        now = self.clock()
+        text = repr(dict(action)) if isinstance(action, Mapping) else str(action)
+        current = self.hand_number
+        if hand is not None and hand < current:
+            ended = self.match.results[hand - 1].summary if hand <= len(self.match.results) else ""
+            return self._refuse(seat, text, now, hand, f"too late: that hand is over ({ended})")
+        try:
+            move = self.match.parse_action(action)
+            if getattr(move, "kind", "") == "open" and self.sorting_left() > 0:
+                left = math.ceil(self.sorting_left())
+                raise IllegalAction(f"the sorting period has {left} s left (T3)")
+            events = self.match.apply(seat, move)
+        except IllegalAction as exc:
+            return self._refuse(seat, text, now, current, str(exc))
+        for event in events:
+            self._note(event, now)
+        arrival = Arrival(seat, text, now, current, True, events=tuple(events))
+        self._changed(arrival)
+        return arrival
+
+    def _refuse(self, seat: int, text: str, now: float, hand: int, reason: str) -> Arrival:
+        self.refused += 1
+        arrival = Arrival(seat, text, now, hand, False, reason)
+        for listener in list(self.listeners):
+            listener(arrival)
+        return arrival
+
+    def _note(self, event: Event, now: float) -> None:
+        """Keep the timings: the opening, trades, the end of a hand, the next deal."""
+        timing = self.timings[-1]
+        if event.type == "open":
+            timing.opened = now
+        elif event.type == "trade":
+            timing.trades += 1
+            self.trades += 1
+        elif event.type == "hand_end":
+            timing.ended = now
+            timing.cornered = event.public.get("cornerer") is not None
+        elif event.type == "deal" and timing.ended is not None:
+            self.timings.append(HandTiming(len(self.timings) + 1, now))
+
+    def _changed(self, arrival: Arrival) -> None:
+        self.version += 1
+        for listener in list(self.listeners):
+            listener(arrival)
+
+
+class VirtualRun:
+    """A real-time match played on a virtual clock: no waiting, and the same
+    seed gives the same game. Each bot looks, decides, and its action
+    arrives one think time later; a bot that waits looks again when the
+    table changes or its think time runs out. There is no sorting period
+    in simulation (T3)."""
+
+    def __init__(
+        self,
+        match: Match[Any, Any],
+        bots: Sequence[object],
+        seed: int | None = None,
+        *,
+        max_quiet: float = 3600.0,
+    ) -> None:
+        if len(bots) != match.players:
+            raise ValueError(f"{match.players} seats need {match.players} bots, not {len(bots)}")
+        self.match = match
+        self.bots = list(bots)
+        # Asked once: protocol checks are slow, and bots do not change kind.
+        self._decide = [decider(bot) for bot in self.bots]
+        self._think = [think_range(bot) for bot in self.bots]
+        self.rng = random.Random(seed)
+        self.now = 0.0
+        self.table = Table(match, lambda: self.now)
+        self.decisions = 0
+        self.max_quiet = max_quiet
+        self._queue: list[tuple[float, int, int, int, Action | None, int]] = []
+        self._order = itertools.count()
+        self._generation = [0] * match.players  # a newer look cancels an older one
+        self._waiting: set[int] = set()
+        self._last_change = 0.0
+
+    def think(self, seat: int) -> float:
+        """A think time for `seat`'s bot, from the runner's seed."""
+        lo, hi = self._think[seat]
+        return self.rng.uniform(lo, hi)
+
+    def run(self) -> int:
+        """Play to the end of the match; return the decisions made."""
+        for seat in range(self.match.players):
+            self._look_at(seat, self.think(seat))
+        while self._queue and not self.match.is_over:
+            time, _, seat, generation, action, hand = heapq.heappop(self._queue)
+            self.now = time
+            if action is not None:
+                before = self.table.version
+                self.table.submit(seat, action, hand)
+                if self.table.version != before:
+                    self._last_change = time
+                    self._wake()
+                self._look(seat)
+            elif generation == self._generation[seat]:
+                self._look(seat)
+            if self.now - self._last_change > self.max_quiet:
+                raise RuntimeError(f"nobody acted for {self.max_quiet:.0f} virtual seconds")
+        return self.decisions
+
+    def _look_at(self, seat: int, delay: float) -> None:
+        self._generation[seat] += 1
+        entry = (self.now + delay, next(self._order), seat, self._generation[seat], None, 0)
+        heapq.heappush(self._queue, entry)
+
+    def _wake(self) -> None:
+        """Waiting bots look again at once: something changed."""
+        for seat in sorted(self._waiting):
+            self._look_at(seat, 0.0)
+        self._waiting.clear()
+
+    def _look(self, seat: int) -> None:
+        match = self.match
+        if match.is_over:
+            return
+        if seat not in match.to_act:
+            self._waiting.add(seat)
+            self._look_at(seat, self.think(seat))
+            return
+        action = self._decide[seat](match, seat)
+        if action is None:
+            self._waiting.add(seat)
+            self._look_at(seat, self.think(seat))
+            return
+        self.decisions += 1
+        self._waiting.discard(seat)
+        self._generation[seat] += 1  # pending looks are void: the bot is busy
+        entry = (
+            self.now + self.think(seat),
+            next(self._order),
+            seat,
+            self._generation[seat],
+            action,
+            self.table.hand_number,
+        )
+        heapq.heappush(self._queue, entry)
+
+
+def play_virtual(match: Match[Any, Any], bots: Sequence[object], seed: int | None) -> int:
+    """Play a real-time `match` to its end on a virtual clock; return the
+    decisions made (actions sent, including those refused in races)."""
+    return VirtualRun(match, bots, seed).run()
+
+
+@dataclass
+class RealtimeRunner:
+    """A real-time match on the asyncio clock: bots act concurrently with
+    their think times (scaled by `pace`), people call `submit`.
+
+    `players` holds a bot per seat, or None for a person. `sorting` is the
+    sorting period in seconds (default: the rules' `sorting_seconds`, T3).
+    """
+
+    match: Match[Any, Any]
+    players: Sequence[object | None]
+    seed: int | None = None
+    sorting: float | None = None
+    pace: float = 1.0
+    table: Table = field(init=False)
+    rng: random.Random = field(init=False)
+    _changed: asyncio.Event = field(init=False)
+    _start: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        if len(self.players) != self.match.players:
+            raise ValueError(f"{self.match.players} seats need {self.match.players} players")
+        self.rng = random.Random(self.seed)
+        sorting = self.sorting
+        if sorting is None:
+            sorting = float(getattr(self.match.rules, "sorting_seconds", 0))
+        self._start = time.monotonic()
+        self._changed = asyncio.Event()
+        self.table = Table(self.match, self._clock, sorting)
+        self.table.listeners.append(self._on_arrival)
+
+    def _clock(self) -> float:
+        # The event loop's clock is time.monotonic too; this one also works
+        # before the loop runs, so people may act as soon as the table exists.
+        return time.monotonic() - self._start
+
+    def _on_arrival(self, arrival: Arrival) -> None:
+        if arrival.accepted:
+            self._changed.set()
+            self._changed = asyncio.Event()
+
+    def submit(
+        self, seat: int, action: Action | str | Mapping[str, Any], hand: int | None = None
+    ) -> Arrival:
+        """Send a person's action now (see `Table.submit`)."""
+        return self.table.submit(seat, action, hand)
+
+    async def run(self) -> None:
+        """Play until the match is over (or the task is cancelled)."""
+        tasks = [
+            asyncio.create_task(self._bot(seat, bot))
+            for seat, bot in enumerate(self.players)
+            if bot is not None
+        ]
+        try:
+            while not self.match.is_over:
+                await self.wait_change(1.0)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def wait_change(self, timeout: float) -> bool:
+        """Wait until the table changes or `timeout` seconds pass; True if it changed."""
+        # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
+        # cancellation that comes as the wait ends, and the bots would play on.
+        try:
+            async with asyncio.timeout(timeout):
+                await self._changed.wait()
+        except TimeoutError:
+            return False
+        return True
+
+    def think(self, bot: object) -> float:
+        """A think time for `bot`, from the runner's seed, scaled by `pace`."""
+        lo, hi = think_range(bot)
+        return self.rng.uniform(lo, hi) * self.pace
+
+    async def _bot(self, seat: int, bot: object) -> None:
+        match, table = self.match, self.table
+        while not match.is_over:
+            if seat not in match.to_act:
+                await self.wait_change(self.think(bot))
+                continue
+            if not table.is_open and table.sorting_left() > 0:
+                await asyncio.sleep(table.sorting_left())
+                continue
+            hand = table.hand_number
+            action = decide(bot, match, seat)
+            if action is None:
+                await self.wait_change(self.think(bot))
+                continue
+            await asyncio.sleep(self.think(bot))
+            table.submit(seat, action, hand)

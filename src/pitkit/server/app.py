@@ -1,0 +1,534 @@
+"""The ASGI app: the lobby over HTTP + JSON, play over WebSocket, static pages.
+
+`create_app(database_url)` builds it; `pitkit serve` runs it with uvicorn.
+The HTTP API is described by the OpenAPI spec at ``/openapi.json`` (browse it
+at ``/docs``); the WebSocket protocol by docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
+from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketDisconnect
+
+from pitkit import bots as bot_registry
+from pitkit import games
+from pitkit.core.events import Event
+from pitkit.server import storage
+from pitkit.server.protocol import Act, ClientMessage, Hello, ProtocolError, error, parse
+from pitkit.server.settings import Limits, TableSettings
+from pitkit.server.storage import Store
+from pitkit.server.tables import Conn, Manager, Table
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("pitkit.server")
+STATIC = Path(__file__).parent / "static"
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+# -- request and response bodies (they make the OpenAPI spec) --------------------
+
+
+class CreateTable(BaseModel):
+    """A new table: the game, its rule options, who sits where, how it runs."""
+
+    game: str = Field(max_length=32, examples=["pitty-pat"])
+    players: int | None = Field(
+        default=None, ge=1, le=16, description="Seats (default: the game's usual number)."
+    )
+    rules: dict[str, str | int | float | bool | None] = Field(
+        default_factory=dict, description="Rule options by name; see GET /api/games."
+    )
+    seats: list[str | None] = Field(
+        default_factory=list,
+        max_length=16,
+        description='Per seat, a bot name, or null / "open" for a player (missing: open).',
+        examples=[[None, "sensible", "open"]],
+    )
+    settings: dict[str, float | bool | str | None] = Field(
+        default_factory=dict,
+        description="bot_delay (s), away_timeout (s, 0: never), standin (bot), listed.",
+    )
+
+
+class SeatInvite(BaseModel):
+    """A seat's secret token and invitation link."""
+
+    seat: int
+    kind: str
+    token: str
+    invite: str
+
+
+class CreatedTable(BaseModel):
+    """The new table, the host's token, and each seat's invitation."""
+
+    table: dict[str, Any]
+    host_token: str
+    seats: list[SeatInvite]
+
+
+class Join(BaseModel):
+    """Claim a seat with its token, under a name."""
+
+    token: str = Field(max_length=64)
+    name: str | None = Field(default=None, max_length=80)
+
+
+class SeatChange(BaseModel):
+    """Host: put a bot in a seat, or reopen it (bot null) with a new invitation."""
+
+    bot: str | None = Field(default=None, max_length=40)
+
+
+class Joined(BaseModel):
+    """The seat a token holds."""
+
+    seat: int
+
+
+class JudgeQuestion(BaseModel):
+    """A rules question for a game's judge, as `pitkit judge GAME ARGS...` takes it."""
+
+    args: list[Annotated[str, Field(max_length=120)]] = Field(
+        min_length=1, max_length=8, examples=[["8H", "7H 9H"]]
+    )
+
+
+class Verdict(BaseModel):
+    """The judge's answer, as text."""
+
+    verdict: str
+
+
+class Reopened(BaseModel):
+    """The seat's new token and invitation (null when a bot took the seat)."""
+
+    seat: int
+    token: str | None
+    invite: str | None
+
+
+# -- limits on HTTP ---------------------------------------------------------------
+
+
+class BodyLimit:
+    """Refuse HTTP bodies over `limit` bytes with 413, whether or not they say their size."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await _too_large(send)
+                return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await _too_large(send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Send) -> None:
+    body = b'{"detail":"the request body is too large"}'
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class Bucket:
+    """A token bucket: `rate` a second on average, `burst` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        """Whether one more message is allowed now."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+# -- the app ------------------------------------------------------------------------
+
+_STATUS = {
+    "no_table": 404,
+    "bad_token": 403,
+    "not_over": 409,
+    "no_match": 409,
+    "table_full": 409,
+    "server_error": 503,
+}
+
+
+def create_app(database_url: str, limits: Limits | None = None) -> FastAPI:
+    """The pitkit server as an ASGI app, storing its tables at `database_url`."""
+    limits = limits or Limits()
+    store = Store(database_url)
+    manager = Manager(store, limits)
+    creates: dict[str, Bucket] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        store.start()
+        await manager.load()
+        try:
+            yield
+        finally:
+            await manager.close()
+            await asyncio.to_thread(store.close)
+
+    app = FastAPI(
+        title="pitkit server",
+        summary="Tables for the Pit family of card games; play over WebSocket.",
+        description="The play protocol over WebSocket is described in docs/protocol.md.",
+        version="1",
+        lifespan=lifespan,
+    )
+    app.state.manager = manager
+    app.state.store = store
+    app.add_middleware(BodyLimit, limit=limits.body_bytes)
+
+    async def table_or_404(table_id: str) -> Table:
+        table = await manager.get(table_id)
+        if table is None:
+            raise HTTPException(404, f"there is no table {table_id!r}")
+        return table
+
+    def host_only(table: Table, authorization: str | None) -> None:
+        token = None
+        if authorization and authorization.lower().startswith("bearer "):
+            token = authorization[7:].strip()
+        if not table.is_host(token):
+            raise HTTPException(403, "this needs the table's host token (Authorization: Bearer)")
+
+    def invite(request: Request, table: Table, token: str) -> str:
+        return f"{str(request.base_url).rstrip('/')}/t/{table.id}#token={token}"
+
+    @app.get("/api/games", tags=["lobby"])
+    async def list_games() -> list[dict[str, Any]]:
+        """Every game: players, rule options and bots."""
+        return [
+            {
+                "name": g.name,
+                "title": g.title,
+                "summary": g.summary,
+                "min_players": g.min_players,
+                "max_players": g.max_players,
+                "default_players": g.default_players,
+                "realtime": g.realtime,
+                "rules": [
+                    {
+                        "name": o.name,
+                        "type": o.type,
+                        "default": o.default,
+                        "doc": o.doc,
+                        "choices": list(o.choices),
+                    }
+                    for o in g.rules.options()
+                ],
+                "bots": {
+                    name: info.description for name, info in bot_registry.available(g).items()
+                },
+            }
+            for g in games.all_games()
+        ]
+
+    @app.post("/api/games/{name}/judge", tags=["lobby"])
+    async def judge(name: str, body: JudgeQuestion) -> Verdict:
+        """The game's rules judge: `{"args": ["8H", "7H 9H"]}` as in `pitkit judge`.
+
+        Pages use it to explain a selection (Pits: its readings and whether it
+        beats the table; Ace Pit: a response's score). 400 gives the reason
+        the cards cannot be judged.
+        """
+        game = games.get(name) if name in games.names() else None
+        if game is None or game.judge is None:
+            raise HTTPException(404, f"there is no judge for {name[:40]!r}")
+        try:
+            # Off the event loop: the judge is plain CPU work.
+            verdict = await asyncio.to_thread(game.judge, body.args)
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return Verdict(verdict=verdict)
+
+    @app.get("/api/tables", tags=["lobby"])
+    async def list_tables(
+        status: str | None = None, game: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The listed tables in memory (waiting, playing, or over), newest first."""
+        out = [
+            t.info()
+            for t in manager.tables.values()
+            if t.settings.listed
+            and (status is None or t.status == status)
+            and (game is None or t.game.name == game)
+        ]
+        out.sort(key=lambda t: -float(t["created"]))
+        return out[:200]
+
+    @app.post("/api/tables", status_code=201, tags=["lobby"])
+    async def create_table(body: CreateTable, request: Request) -> CreatedTable:
+        """Create a table. Returns the host token and each seat's invitation link."""
+        client = request.client.host if request.client else "?"
+        bucket = creates.setdefault(
+            client, Bucket(limits.creates_per_minute / 60, limits.creates_per_minute)
+        )
+        if not bucket.take():
+            raise HTTPException(429, "too many tables created; wait a minute")
+        if len(creates) > 10_000:
+            creates.clear()  # a crude bound on memory; limits restart for everyone
+        seats = [None if s in (None, "open", "") else s for s in body.seats]
+        try:
+            settings = TableSettings.from_json(dict(body.settings))
+            table, host, tokens = await manager.create(
+                body.game, body.players, body.rules, seats, settings
+            )
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return CreatedTable(
+            table=table.info(),
+            host_token=host,
+            seats=[
+                SeatInvite(
+                    seat=i, kind=s.kind, token=tokens[i], invite=invite(request, table, tokens[i])
+                )
+                for i, s in enumerate(table.seats)
+                if s.kind != "bot"
+            ],
+        )
+
+    @app.get("/api/tables/{table_id}", tags=["lobby"])
+    async def get_table(table_id: str) -> dict[str, Any]:
+        """A table's status: seats, match number, version, who may act, outcome."""
+        return (await table_or_404(table_id)).info()
+
+    @app.post("/api/tables/{table_id}/join", tags=["lobby"])
+    async def join(table_id: str, body: Join) -> Joined:
+        """Claim the open seat the token belongs to (or rename oneself)."""
+        table = await table_or_404(table_id)
+        try:
+            return Joined(seat=await table.join(body.token, body.name))
+        except ProtocolError as exc:
+            raise HTTPException(_STATUS.get(exc.code, 400), exc.reason) from None
+
+    @app.put("/api/tables/{table_id}/seats/{seat}", tags=["host"])
+    async def change_seat(
+        table_id: str,
+        seat: int,
+        body: SeatChange,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Reopened:
+        """Host: seat a bot, or reopen the seat with a new invitation (old token void)."""
+        table = await table_or_404(table_id)
+        host_only(table, authorization)
+        try:
+            token = await table.set_seat(seat, body.bot)
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return Reopened(
+            seat=seat,
+            token=token,
+            invite=invite(request, table, token) if token is not None else None,
+        )
+
+    @app.post("/api/tables/{table_id}/start", tags=["host"])
+    async def start(
+        table_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Host: start without waiting; bots play the open seats until people claim them."""
+        table = await table_or_404(table_id)
+        host_only(table, authorization)
+        try:
+            await table.start()
+        except ValueError as exc:
+            raise HTTPException(409, str(exc)) from None
+        return table.info()
+
+    @app.post("/api/tables/{table_id}/rematch", tags=["host"])
+    async def rematch(
+        table_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Host: start the next match with the same seats now."""
+        table = await table_or_404(table_id)
+        host_only(table, authorization)
+        try:
+            await table.rematch(None)
+        except ProtocolError as exc:
+            raise HTTPException(_STATUS.get(exc.code, 400), exc.reason) from None
+        return table.info()
+
+    @app.get(
+        "/api/tables/{table_id}/matches/{number}/log",
+        tags=["lobby"],
+        response_class=PlainTextResponse,
+    )
+    async def match_log(table_id: str, number: int) -> PlainTextResponse:
+        """A finished match's full log (JSON lines, as `pitkit replay` reads)."""
+        table = await table_or_404(table_id)
+        found = await store.run(lambda conn: storage.read_match_log(conn, table.id, number))
+        if found is None:
+            raise HTTPException(404, f"table {table_id} has no match {number}")
+        seed, over, events = found
+        if not over:
+            # The full log holds every hidden card and the seed: only once it is over.
+            raise HTTPException(409, "the log is published once the match is over")
+        header = {
+            "game": table.game.name,
+            "players": table.players,
+            "rules": table.rules.to_json(),
+            "seed": seed,
+        }
+        lines = [json.dumps(header)] + [json.dumps(Event.from_json(e).to_json()) for e in events]
+        return PlainTextResponse("\n".join(lines) + "\n", media_type="application/x-ndjson")
+
+    @app.get("/healthz", tags=["server"])
+    async def health() -> dict[str, Any]:
+        """Liveness, and a few counters."""
+        return {"ok": True, "tables": len(manager.tables), "commits": store.commits}
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def play(ws: WebSocket, table_id: str) -> None:
+        await ws.accept()
+        conn = Conn(ws, limits)
+        pump = asyncio.create_task(conn.pump())
+        table = await manager.get(table_id)
+        try:
+            if table is None:
+                conn.send(error("no_table", f"there is no table {table_id[:40]!r}"))
+                conn.close(4404)
+                return
+            await _serve_socket(ws, conn, table, limits)
+        finally:
+            if table is not None and conn.joined:
+                table.detach(conn)
+            conn.close(conn.close_code)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pump, 5)
+            pump.cancel()
+
+    return app
+
+
+async def _serve_socket(ws: WebSocket, conn: Conn, table: Table, limits: Limits) -> None:
+    """Read a client's messages until it leaves, answering each."""
+    bucket = Bucket(limits.rate, limits.burst)
+    limited = 0
+    while not conn.closed:
+        try:
+            if conn.joined:
+                message = await ws.receive()
+            else:
+                message = await asyncio.wait_for(ws.receive(), limits.hello_seconds)
+        except TimeoutError:
+            conn.send(error("hello_first", "no hello in time"))
+            conn.close(4408)
+            return
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        if not bucket.take():
+            limited += 1
+            if limited >= limits.abuse_close:
+                conn.close(1008)
+                return
+            conn.send(error("rate_limited", "too many messages; this one was dropped"))
+            continue
+        limited = 0
+        raw = message.get("text")
+        if raw is None:
+            raw = message.get("bytes")
+        ident: str | int | None = None
+        try:
+            parsed = parse(raw, limits.message_bytes)
+            ident = getattr(parsed, "id", None)
+            await _handle(conn, table, parsed)
+        except ProtocolError as exc:
+            extra = {"match": table.match_no, "version": table.version} if conn.joined else {}
+            conn.send(error(exc.code, exc.reason, ident, **extra))
+        except Exception:
+            # Never let one message take the server down; the table is unchanged.
+            log.exception("table %s: message failed", table.id)
+            conn.send(error("server_error", "the server failed on this message", ident))
+
+
+async def _handle(conn: Conn, table: Table, message: ClientMessage) -> None:
+    if isinstance(message, Hello):
+        if conn.joined:
+            raise ProtocolError("already_joined")
+        await table.attach(conn, message.token, message.name, message.match, message.version)
+        return
+    if not conn.joined:
+        raise ProtocolError("hello_first")
+    if isinstance(message, Act):
+        if conn.seat is None:
+            raise ProtocolError("spectator")
+        await table.act(conn.seat, message.action, message.version, conn, message.id)
+    elif message.type == "sync":
+        await table.sync(conn)
+    elif message.type == "rematch":
+        if conn.seat is None:
+            raise ProtocolError("spectator", "spectators cannot ask for a rematch")
+        await table.rematch(conn.seat)
+    elif message.type == "ping":
+        conn.send({"type": "pong", "id": message.id})

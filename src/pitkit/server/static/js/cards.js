@@ -1,0 +1,149 @@
+// Cards drawn with HTML, CSS and a few SVG shapes (no images to load), each with a
+// text alternative: "seven of hearts", "red Joker", "wheat".
+import {h, s} from './dom.js';
+
+export const RANK_NAMES = {
+  2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six', 7: 'seven', 8: 'eight', 9: 'nine',
+  T: 'ten', J: 'jack', Q: 'queen', K: 'king', A: 'ace',
+};
+export const SUIT_NAMES = {C: 'clubs', D: 'diamonds', H: 'hearts', S: 'spades'};
+export const SUIT_SINGULAR = {C: 'club', D: 'diamond', H: 'heart', S: 'spade'};
+const RANK_TEXT = {T: '10'};
+
+// Pit's commodity cards, highest value first (ruling T1), then the Bull and the Bear.
+export const COMMODITIES = {wheat: 100, barley: 85, corn: 75, rye: 70, oats: 60, hay: 50, flax: 40};
+const PIT_NAMES = {bull: 'the Bull', bear: 'the Bear'};
+
+// One path per suit on a 100 x 100 box; drawn from a sprite so each card is tiny.
+const SUIT_PATHS = {
+  H: 'M50 92C22 68 3 51 3 30 3 15 15 5 29 5c9 0 17 5 21 14C54 10 62 5 71 5c14 0 26 10 26 25 0 21-19 38-47 62z',
+  D: 'M50 2 88 50 50 98 12 50z',
+  S: 'M50 3C78 28 97 44 97 63c0 14-10 24-23 24-9 0-16-4-20-11 2 10 6 17 14 22H32c8-5 12-12 14-22-4 7-11 11-20 11C13 87 3 77 3 63 3 44 22 28 50 3z',
+  C: 'M50 6a21 21 0 0 1 17 33 21 21 0 1 1-10 31c1 12 5 20 13 26H30c8-6 12-14 13-26a21 21 0 1 1-10-31A21 21 0 0 1 50 6z',
+};
+
+let spriteAdded = false;
+
+/** Put the suit shapes into the page once; cards then refer to them with <use>. */
+export function addSprite() {
+  if (spriteAdded) return;
+  spriteAdded = true;
+  const sprite = s('svg', {width: 0, height: 0, style: 'position:absolute', 'aria-hidden': 'true', focusable: 'false'},
+    s('defs', {}, Object.entries(SUIT_PATHS).map(([suit, d]) =>
+      s('symbol', {id: `suit-${suit}`, viewBox: '0 0 100 100'}, s('path', {d}))),
+    s('symbol', {id: 'star', viewBox: '0 0 100 100'},
+      s('path', {d: 'M50 4 62 37h35L69 58l11 35-30-21-30 21 11-35L3 37h35z'}))));
+  document.body.prepend(sprite);
+}
+
+export function suitIcon(suit, cls = 'suit') {
+  return s('svg', {class: `${cls} suit-${suit}`, 'aria-hidden': 'true', focusable: 'false', viewBox: '0 0 100 100'},
+    s('use', {href: `#suit-${suit}`}));
+}
+
+/** Whether a code is a standard card or Joker (not a Pit card). */
+export function isStandard(code) {
+  return /^(RJ|BJ|[2-9TJQKA][CDHS])$/.test(code);
+}
+
+/** The card's name for people and screen readers. */
+export function cardName(code) {
+  if (code === 'RJ') return 'red Joker';
+  if (code === 'BJ') return 'black Joker';
+  if (code in COMMODITIES) return code;
+  if (code in PIT_NAMES) return PIT_NAMES[code];
+  const rank = RANK_NAMES[code[0]];
+  const suit = SUIT_NAMES[code[1]];
+  return rank && suit ? `${rank} of ${suit}` : code;
+}
+
+/** "7♥"-style short text, with the suit as a word for screen readers where it matters. */
+export function cardsText(codes) {
+  return codes.map(cardName).join(', ');
+}
+
+/** A face-up card. `tag` 'button' makes it clickable; `size` is sm, md or lg. */
+export function cardEl(code, {tag = 'div', size = 'md', cls = '', attrs = {}} = {}) {
+  addSprite();
+  const label = cardName(code);
+  const base = {class: `card ${size} ${cls}`.trim(), 'data-card': code, ...attrs};
+  if (tag === 'button') {
+    base.type = 'button';
+    base['aria-label'] = attrs['aria-label'] || label;
+  } else {
+    base.role = 'img';
+    base['aria-label'] = label;
+  }
+  const el = h(tag, base);
+  if (code === 'RJ' || code === 'BJ') {
+    el.classList.add('joker', code === 'RJ' ? 'red' : 'black');
+    el.append(
+      h('span', {class: 'idx', 'aria-hidden': 'true'}, jokerStar('idx-star')),
+      jokerStar('pip'),
+      h('span', {class: 'jword', 'aria-hidden': 'true'}, code === 'RJ' ? 'RED' : 'BLACK', h('br'), 'JOKER'));
+    return el;
+  }
+  if (code in COMMODITIES || code in PIT_NAMES) {
+    el.classList.add('pit', `c-${code}`);
+    const value = COMMODITIES[code];
+    el.append(
+      h('span', {class: 'pit-value', 'aria-hidden': 'true'}, value ?? (code === 'bull' ? 'wild' : '−20')),
+      h('span', {class: 'pit-name', 'aria-hidden': 'true'}, code.toUpperCase()));
+    return el;
+  }
+  const rank = code[0];
+  const suit = code[1];
+  el.classList.add(`suit-${suit}`);
+  const text = RANK_TEXT[rank] || rank;
+  el.append(h('span', {class: 'idx', 'aria-hidden': 'true'}, h('b', {}, text), suitIcon(suit, 'idx-suit')));
+  if ('JQK'.includes(rank)) {
+    el.append(h('span', {class: 'face', 'aria-hidden': 'true'}, text, suitIcon(suit, 'face-suit')));
+  } else {
+    el.append(suitIcon(suit, 'pip'));
+  }
+  el.append(h('span', {class: 'idx low', 'aria-hidden': 'true'}, h('b', {}, text), suitIcon(suit, 'idx-suit')));
+  return el;
+}
+
+function jokerStar(cls) {
+  return s('svg', {class: cls, 'aria-hidden': 'true', focusable: 'false', viewBox: '0 0 100 100'}, s('use', {href: '#star'}));
+}
+
+/** A face-down card. */
+export function backEl(size = 'sm', label) {
+  return h('div', {class: `card back ${size}`, role: label ? 'img' : null, 'aria-label': label || null, 'aria-hidden': label ? null : 'true'});
+}
+
+/** A small fan of backs standing for a hidden hand of n cards. */
+export function backsEl(n, max = 6) {
+  const fan = h('span', {class: 'fan', 'aria-hidden': 'true'});
+  for (let i = 0; i < Math.min(n, max); i++) fan.append(h('span', {class: 'mini-back'}));
+  return fan;
+}
+
+/** A row of face-up cards (not clickable). */
+export function cardsRow(codes, size = 'md', cls = '') {
+  return h('div', {class: `cards-row ${cls}`.trim()}, codes.map((c) => cardEl(c, {size})));
+}
+
+// Sorting: each game passes its own rank order; suits alternate colours.
+const SUIT_ORDER = {S: 0, H: 1, C: 2, D: 3};
+const HIGH_ACE = '23456789TJQKA';
+
+export function rankIndex(code, order = HIGH_ACE) {
+  if (code === 'BJ') return order.length;
+  if (code === 'RJ') return order.length + 1;
+  return order.indexOf(code[0]);
+}
+
+/** By rank, then suit (matching and climbing games). */
+export function byRank(cards, order = HIGH_ACE) {
+  return [...cards].sort((a, b) => rankIndex(a, order) - rankIndex(b, order)
+    || (SUIT_ORDER[a[1]] ?? 9) - (SUIT_ORDER[b[1]] ?? 9));
+}
+
+/** By suit, then rank (trick games); `first` puts one suit (trump) on the left. */
+export function bySuit(cards, first = null) {
+  const suitKey = (c) => (c[1] === first ? -1 : SUIT_ORDER[c[1]] ?? 9);
+  return [...cards].sort((a, b) => suitKey(a) - suitKey(b) || rankIndex(a) - rankIndex(b));
+}

@@ -1,0 +1,29 @@
+// Helpers the game modules share.
+import {h} from '../dom.js';
+import {cardEl, RANK_NAMES} from '../cards.js';
+
+/** "sevens", "sixes", "aces". */
+export function rankPlural(rank) {
+  const name = RANK_NAMES[rank] || rank;
+  return name === 'six' ? 'sixes' : `${name}s`;
+}
+
+/** A card placed on the felt a fraction `r` of the way toward a seat, with a caption. */
+export function placed(ctx, seat, r, content, caption, cls = '') {
+  return h('div', {class: `placed ${cls}`.trim(), style: ctx.toward(seat, r)},
+    content, caption ? h('span', {class: 'tag'}, caption) : null);
+}
+
+/** A clickable card in the centre of the table, for actions that take a card from there. */
+export function cardButton(code, label, onclick, disabled = false) {
+  const button = h('button', {type: 'button', class: 'act card-button', 'aria-label': label, disabled, onclick},
+    cardEl(code, {size: 'md'}));
+  button.dataset.card = code;
+  return button;
+}
+
+/** A list item for each seat: name and points, best first. */
+export function pointsList(points, ctx, format = (p) => (p > 0 ? `+${p}` : `${p}`)) {
+  const order = points.map((p, i) => i).sort((a, b) => points[b] - points[a]);
+  return h('ul', {}, order.map((i) => h('li', {}, `${ctx.name(i)}${i === ctx.me ? ' (you)' : ''}: ${format(points[i])}`)));
+}

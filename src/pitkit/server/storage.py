@@ -1,0 +1,510 @@
+"""Storage: the schema, its migrations, and one writer thread with group commit.
+
+Everything the server must not lose is a row here: each table (game, rules,
+settings, seats) and, per match, its seed and an append-only list of steps.
+Step 0 holds the events of the deal; step v (v >= 1) is the v-th accepted
+action with every event it produced, in the full form of `Event.to_json`, so
+`Game.replay` rebuilds the match exactly. A step is committed before the
+action is acknowledged or broadcast.
+
+All database work runs on one thread, so SQLite sees one writer and the event
+loop never blocks on disk. Jobs that arrive while a commit is under way are
+committed together (group commit): one fsync for many tables' actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    select,
+    update,
+)
+
+__all__ = [
+    "MatchRecord",
+    "SeatRecord",
+    "Store",
+    "TableRecord",
+    "metadata",
+    "migrate",
+]
+
+log = logging.getLogger("pitkit.server")
+T = TypeVar("T")
+
+metadata = MetaData()
+
+tables_t = Table(
+    "tables",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("host_hash", String(64), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ix_tables_status", "status"),
+)
+
+seats_t = Table(
+    "seats",
+    metadata,
+    Column("table_id", String(24), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("bot", String(40), nullable=True),
+    Column("name", String(80), nullable=True),
+    Column("token_hash", String(64), nullable=False),
+    PrimaryKeyConstraint("table_id", "seat"),
+    ForeignKeyConstraint(["table_id"], ["tables.id"]),
+)
+
+matches_t = Table(
+    "matches",
+    metadata,
+    Column("table_id", String(24), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("outcome", Text, nullable=True),
+    Column("started", Float, nullable=False),
+    Column("ended", Float, nullable=True),
+    PrimaryKeyConstraint("table_id", "number"),
+    ForeignKeyConstraint(["table_id"], ["tables.id"]),
+)
+
+steps_t = Table(
+    "steps",
+    metadata,
+    Column("table_id", String(24), nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("action", Text, nullable=True),
+    Column("events", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "match_no", "version"),
+    ForeignKeyConstraint(["table_id", "match_no"], ["matches.table_id", "matches.number"]),
+)
+
+
+@dataclass
+class SeatRecord:
+    """One seat as stored."""
+
+    seat: int
+    kind: str  # open | bot | player
+    bot: str | None
+    name: str | None
+    token_hash: str
+
+
+@dataclass
+class MatchRecord:
+    """One match as stored: its seed and its steps' events, by version."""
+
+    number: int
+    seed: int
+    steps: list[list[dict[str, Any]]]
+    over: bool
+
+
+@dataclass
+class TableRecord:
+    """One table as stored, with its current match (if one has started)."""
+
+    id: str
+    game: str
+    players: int
+    rules: dict[str, Any]
+    settings: dict[str, Any]
+    host_hash: str
+    status: str
+    match_no: int
+    created: float
+    seats: list[SeatRecord] = field(default_factory=list)
+    match: MatchRecord | None = None
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to date with the migrations shipped in the package."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for `url`; SQLite gets WAL and full fsync, since a step must survive a crash."""
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cursor = dbapi_conn.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+@dataclass
+class _Job:
+    fn: Callable[[Connection], Any]
+    future: asyncio.Future[Any] | None
+    loop: asyncio.AbstractEventLoop | None
+
+
+_STOP = object()
+
+
+class Store:
+    """The database, reached through one writer thread with group commit."""
+
+    def __init__(self, url: str, batch: int = 512) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self.batch = batch
+        self._queue: queue.SimpleQueue[_Job | object] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self.commits = 0
+        self.jobs = 0
+
+    # -- life cycle ---------------------------------------------------------
+
+    def start(self) -> None:
+        """Migrate the schema and start the writer thread."""
+        migrate(self.engine)
+        self._thread = threading.Thread(target=self._run, name="pitkit-store", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Commit what is queued, stop the thread, and release the database."""
+        if self._thread is not None:
+            self._queue.put(_STOP)
+            self._thread.join(timeout=30)
+            self._thread = None
+        self.engine.dispose()
+
+    # -- running jobs -------------------------------------------------------
+
+    async def run(self, fn: Callable[[Connection], T]) -> T:
+        """Run `fn` in a transaction on the writer thread; return once it is committed."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._queue.put(_Job(fn, future, loop))
+        return await future
+
+    def _run(self) -> None:
+        conn = self.engine.connect()
+        try:
+            while True:
+                first = self._queue.get()
+                if first is _STOP:
+                    return
+                jobs: list[_Job] = [first]  # type: ignore[list-item]
+                stop = False
+                while len(jobs) < self.batch:
+                    try:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is _STOP:
+                        stop = True
+                        break
+                    jobs.append(more)  # type: ignore[arg-type]
+                conn = self._commit(conn, jobs)
+                if stop:
+                    return
+        finally:
+            conn.close()
+
+    def _commit(self, conn: Connection, jobs: list[_Job]) -> Connection:
+        """Commit `jobs` together; if that fails, each alone, so one bad job fails alone."""
+        results: list[tuple[bool, Any]] = []
+        try:
+            with conn.begin():
+                results = [(True, job.fn(conn)) for job in jobs]
+            self.commits += 1
+            self.jobs += len(jobs)
+        except Exception:
+            conn = self._fresh(conn)
+            results = []
+            for job in jobs:
+                try:
+                    with conn.begin():
+                        results.append((True, job.fn(conn)))
+                    self.commits += 1
+                    self.jobs += 1
+                except Exception as exc:
+                    log.exception("a storage job failed")
+                    results.append((False, exc))
+                    conn = self._fresh(conn)
+        for job, (ok, value) in zip(jobs, results, strict=True):
+            if job.future is not None and job.loop is not None:
+                job.loop.call_soon_threadsafe(_settle, job.future, ok, value)
+        return conn
+
+    def _fresh(self, conn: Connection) -> Connection:
+        """A usable connection after a failure (the old one may be broken)."""
+        try:
+            if conn.in_transaction():
+                conn.rollback()
+            return conn
+        except Exception:
+            conn.close()
+            return self.engine.connect()
+
+
+def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if future.done():
+        return
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+
+
+# -- jobs: functions of a connection, run inside the writer's transaction -------
+
+
+def read_table(conn: Connection, table_id: str) -> TableRecord | None:
+    """One table with its seats and current match, or None."""
+    row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+    if row is None:
+        return None
+    record = TableRecord(
+        id=row.id,
+        game=row.game,
+        players=row.players,
+        rules=json.loads(row.rules),
+        settings=json.loads(row.settings),
+        host_hash=row.host_hash,
+        status=row.status,
+        match_no=row.match_no,
+        created=row.created,
+    )
+    for seat in conn.execute(
+        select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+    ):
+        record.seats.append(SeatRecord(seat.seat, seat.kind, seat.bot, seat.name, seat.token_hash))
+    if record.match_no:
+        match = conn.execute(
+            select(matches_t).where(
+                matches_t.c.table_id == table_id, matches_t.c.number == record.match_no
+            )
+        ).first()
+        if match is not None:
+            steps = [
+                json.loads(step.events)
+                for step in conn.execute(
+                    select(steps_t.c.events)
+                    .where(steps_t.c.table_id == table_id, steps_t.c.match_no == record.match_no)
+                    .order_by(steps_t.c.version)
+                )
+            ]
+            record.match = MatchRecord(match.number, match.seed, steps, match.ended is not None)
+    return record
+
+
+def load_tables(statuses: tuple[str, ...]) -> Callable[[Connection], list[TableRecord]]:
+    """A job that reads every table with one of `statuses`, oldest first."""
+
+    def job(conn: Connection) -> list[TableRecord]:
+        ids = [
+            row.id
+            for row in conn.execute(
+                select(tables_t.c.id)
+                .where(tables_t.c.status.in_(statuses))
+                .order_by(tables_t.c.created)
+            )
+        ]
+        records = [read_table(conn, table_id) for table_id in ids]
+        return [r for r in records if r is not None]
+
+    return job
+
+
+def read_match_log(
+    conn: Connection, table_id: str, number: int
+) -> tuple[int, bool, list[dict[str, Any]]] | None:
+    """A match's seed, whether it is over, and its events, or None."""
+    match = conn.execute(
+        select(matches_t).where(matches_t.c.table_id == table_id, matches_t.c.number == number)
+    ).first()
+    if match is None:
+        return None
+    events: list[dict[str, Any]] = []
+    for step in conn.execute(
+        select(steps_t.c.events)
+        .where(steps_t.c.table_id == table_id, steps_t.c.match_no == number)
+        .order_by(steps_t.c.version)
+    ):
+        events.extend(json.loads(step.events))
+    return match.seed, match.ended is not None, events
+
+
+def insert_table(record: TableRecord) -> Callable[[Connection], None]:
+    """A job that stores a new table and its seats."""
+
+    def job(conn: Connection) -> None:
+        now = time.time()
+        conn.execute(
+            tables_t.insert().values(
+                id=record.id,
+                game=record.game,
+                players=record.players,
+                rules=json.dumps(record.rules),
+                settings=json.dumps(record.settings),
+                host_hash=record.host_hash,
+                status=record.status,
+                match_no=record.match_no,
+                created=record.created,
+                updated=now,
+            )
+        )
+        conn.execute(
+            seats_t.insert(),
+            [
+                {
+                    "table_id": record.id,
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                }
+                for s in record.seats
+            ],
+        )
+
+    return job
+
+
+def save_seat(table_id: str, seat: SeatRecord) -> Callable[[Connection], None]:
+    """A job that stores a seat's new occupant or token."""
+
+    def job(conn: Connection) -> None:
+        conn.execute(
+            update(seats_t)
+            .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat.seat)
+            .values(kind=seat.kind, bot=seat.bot, name=seat.name, token_hash=seat.token_hash)
+        )
+
+    return job
+
+
+def start_match(
+    table_id: str, number: int, seed: int, events: list[dict[str, Any]]
+) -> Callable[[Connection], None]:
+    """A job that stores a new match, its deal (step 0), and the table's new status."""
+
+    def job(conn: Connection) -> None:
+        now = time.time()
+        conn.execute(
+            matches_t.insert().values(table_id=table_id, number=number, seed=seed, started=now)
+        )
+        conn.execute(
+            steps_t.insert().values(
+                table_id=table_id,
+                match_no=number,
+                version=0,
+                seat=None,
+                action=None,
+                events=json.dumps(events),
+                at=now,
+            )
+        )
+        conn.execute(
+            update(tables_t)
+            .where(tables_t.c.id == table_id)
+            .values(status="playing", match_no=number, updated=now)
+        )
+
+    return job
+
+
+def append_step(
+    table_id: str,
+    number: int,
+    version: int,
+    seat: int,
+    action: str,
+    events: list[dict[str, Any]],
+    outcome: dict[str, Any] | None,
+) -> Callable[[Connection], None]:
+    """A job that stores one accepted action; with `outcome`, also the match's end."""
+
+    def job(conn: Connection) -> None:
+        now = time.time()
+        conn.execute(
+            steps_t.insert().values(
+                table_id=table_id,
+                match_no=number,
+                version=version,
+                seat=seat,
+                action=action,
+                events=json.dumps(events),
+                at=now,
+            )
+        )
+        if outcome is not None:
+            conn.execute(
+                update(matches_t)
+                .where(matches_t.c.table_id == table_id, matches_t.c.number == number)
+                .values(outcome=json.dumps(outcome), ended=now)
+            )
+            conn.execute(
+                update(tables_t).where(tables_t.c.id == table_id).values(status="over", updated=now)
+            )
+
+    return job
+
+
+def set_status(table_id: str, status: str) -> Callable[[Connection], None]:
+    """A job that sets a table's status."""
+
+    def job(conn: Connection) -> None:
+        conn.execute(
+            update(tables_t)
+            .where(tables_t.c.id == table_id)
+            .values(status=status, updated=time.time())
+        )
+
+    return job

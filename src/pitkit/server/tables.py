@@ -1,0 +1,864 @@
+"""The table runtime: one match at a time per table, its seats, sockets and bots.
+
+A `Table` owns its `Match` and is the only thing that changes it. Every
+change goes the same way, under the table's lock (FIFO, so simultaneous
+actions are taken in order of arrival): apply the action to the match (which
+refuses illegal ones and changes nothing), store the step and wait for the
+commit, then acknowledge it and send each connection the events its seat may
+see (`Event.seen_by`). Nothing else about the match ever leaves the server:
+views come from `Match.view(seat)`, and the seed stays in the database.
+
+Versions count accepted actions in the current match: version 0 is the deal,
+version v the state after the v-th action. A rematch starts match n + 1 at
+version 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pitkit import bots as bot_registry
+from pitkit import games
+from pitkit.core.actions import Action
+from pitkit.core.errors import BadAction, IllegalAction
+from pitkit.core.events import Event
+from pitkit.core.game import Bot, Game
+from pitkit.core.match import Match
+from pitkit.core.rules import RuleSet
+from pitkit.server import storage
+from pitkit.server.protocol import ProtocolError, error
+from pitkit.server.settings import Limits, TableSettings
+from pitkit.server.storage import SeatRecord, Store, TableRecord
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
+
+__all__ = ["Conn", "Manager", "Seat", "Table", "hash_token"]
+
+log = logging.getLogger("pitkit.server")
+
+#: How often a real-time bot that chose to wait looks again, at most.
+WAIT_POLL = 0.5
+
+
+def hash_token(token: str) -> str:
+    """What the database keeps of a secret token."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh secret token (144 random bits)."""
+    return secrets.token_urlsafe(18)
+
+
+class Conn:
+    """One WebSocket client. Messages go through an outbox drained by `pump`,
+    so a slow reader never holds up a table; one that falls too far behind
+    is disconnected and resyncs when it comes back."""
+
+    def __init__(self, ws: WebSocket, limits: Limits) -> None:
+        self.ws = ws
+        self.limits = limits
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.joined = False
+        self.closed = False
+        self.close_code = 1000
+        self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def send(self, message: Mapping[str, Any] | str) -> None:
+        """Queue a message (a dict, or JSON text already encoded)."""
+        if self.closed:
+            return
+        if self._outbox.qsize() >= self.limits.outbox:
+            self.close(4008)
+            return
+        self._outbox.put_nowait(message if isinstance(message, str) else _dumps(message))
+
+    def close(self, code: int = 1000) -> None:
+        """Send what is queued, then close the socket with `code`."""
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            self._outbox.put_nowait(None)
+
+    async def pump(self) -> None:
+        """Write queued messages to the socket until closed."""
+        while True:
+            text = await self._outbox.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await self.ws.close(self.close_code)
+                return
+            await self.ws.send_text(text)
+
+
+def _dumps(message: Mapping[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
+@dataclass(eq=False)
+class Seat:
+    """A seat: open, a named bot, or a player; its token, sockets and absence."""
+
+    index: int
+    kind: str  # open | bot | player
+    bot: str | None
+    name: str | None
+    token_hash: str
+    conns: set[Conn] = field(default_factory=set)
+    away: bool = False
+    timer: asyncio.TimerHandle | None = None
+    rematch: bool = False
+
+    def record(self) -> SeatRecord:
+        """This seat as stored."""
+        return SeatRecord(self.index, self.kind, self.bot, self.name, self.token_hash)
+
+    def info(self) -> dict[str, Any]:
+        """This seat as anyone may see it."""
+        return {
+            "seat": self.index,
+            "kind": self.kind,
+            "bot": self.bot,
+            "name": self.name,
+            "connected": bool(self.conns),
+            "away": self.away,
+            "rematch": self.rematch,
+        }
+
+
+class Table:
+    """One table: its seats, its current match, its connections and bots."""
+
+    def __init__(self, record: TableRecord, store: Store, limits: Limits) -> None:
+        self.id = record.id
+        self.game: Game = games.get(record.game)
+        self.players = record.players
+        self.rules: RuleSet = self.game.make_rules(record.rules)
+        self.settings = TableSettings.from_json(record.settings)
+        self.host_hash = record.host_hash
+        self.status = record.status
+        self.match_no = record.match_no
+        self.created = record.created
+        self.store = store
+        self.limits = limits
+        self.seats = [
+            Seat(s.seat, s.kind, s.bot, s.name, s.token_hash)
+            for s in sorted(record.seats, key=lambda s: s.seat)
+        ]
+        self.spectators: set[Conn] = set()
+        self.match: Match[Any, Any] | None = None
+        self.starts: list[int] = []
+        self.problem: str | None = None
+        self.lock = asyncio.Lock()
+        self._bots: dict[int, Bot] = {}
+        self._standins: dict[int, Bot] = {}
+        self._bot_tasks: dict[int, asyncio.Task[None]] = {}
+        self._changed = asyncio.Event()
+        self._closing = False
+        if record.match is not None:
+            self._rebuild(record)
+
+    # -- building -----------------------------------------------------------
+
+    def _rebuild(self, record: TableRecord) -> None:
+        """Replay the stored match; a table that does not replay is marked broken."""
+        assert record.match is not None
+        steps = record.match.steps
+        header = {
+            "game": self.game.name,
+            "players": self.players,
+            "rules": record.rules,
+            "seed": record.match.seed,
+        }
+        stored = [e for step in steps for e in step]
+        try:
+            match = self.game.replay(header, [Event.from_json(e) for e in stored])
+            replayed = json.loads(json.dumps([e.to_json() for e in match.log]))
+            if replayed != stored:
+                raise ValueError("the replayed events differ from the stored ones")
+        except Exception as exc:  # a game's bug must not stop the server
+            log.exception("table %s does not replay", self.id)
+            self.status = "broken"
+            self.problem = f"the stored match does not replay: {exc}"
+            return
+        self.match = match
+        self.starts = []
+        at = 0
+        for step in steps:
+            self.starts.append(at)
+            at += len(step)
+        self._new_bots()
+
+    def start_timers(self) -> None:
+        """After a restart nobody is connected: start every player seat's absence timer."""
+        for seat in self.seats:
+            self._watch_absence(seat)
+
+    # -- what anyone may see ----------------------------------------------
+
+    @property
+    def version(self) -> int:
+        """The current version of the current match (-1 before the first)."""
+        return len(self.starts) - 1
+
+    def info(self) -> dict[str, Any]:
+        """The table as anyone may see it (never the seed, never a card)."""
+        match = self.match
+        outcome = match.outcome if match is not None else None
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "players": self.players,
+            "rules": self.rules.changed(),
+            "settings": self.settings.to_json(),
+            "status": self.status,
+            "match": self.match_no,
+            "version": self.version,
+            "to_act": sorted(match.to_act) if match is not None else [],
+            "seats": [seat.info() for seat in self.seats],
+            "spectators": len(self.spectators),
+            "outcome": outcome.summary if outcome is not None else None,
+            "problem": self.problem,
+            "created": self.created,
+        }
+
+    def _conns(self) -> list[Conn]:
+        out = list(self.spectators)
+        for seat in self.seats:
+            out.extend(seat.conns)
+        return out
+
+    def _broadcast_table(self) -> None:
+        text = _dumps({"type": "table", "table": self.info()})
+        for conn in self._conns():
+            conn.send(text)
+
+    def _sync_message(self, seat: int | None) -> dict[str, Any]:
+        assert self.match is not None
+        return {
+            "type": "sync",
+            "match": self.match_no,
+            "version": self.version,
+            "view": self.match.view(seat),
+        }
+
+    def _update_message(self, seat: int | None, since: int) -> dict[str, Any]:
+        """The events of versions since+1 .. now as `seat` sees them, and what it may do now."""
+        match = self.match
+        assert match is not None
+        start = self.starts[since + 1] if since + 1 < len(self.starts) else len(match.log)
+        to_act = match.to_act
+        return {
+            "type": "update",
+            "match": self.match_no,
+            "from": since,
+            "version": self.version,
+            "events": [event.seen_by(seat) for event in match.log[start:]],
+            "to_act": sorted(to_act),
+            "legal": (
+                [str(a) for a in match.legal_actions(seat)]
+                if seat is not None and seat in to_act
+                else []
+            ),
+            "over": match.is_over,
+        }
+
+    def _broadcast_update(self, since: int) -> None:
+        cache: dict[int | None, str] = {}
+        for conn in self._conns():
+            text = cache.get(conn.seat)
+            if text is None:
+                text = cache[conn.seat] = _dumps(self._update_message(conn.seat, since))
+            conn.send(text)
+
+    def _broadcast_sync(self) -> None:
+        for conn in self._conns():
+            conn.send(self._sync_message(conn.seat))
+
+    def _stamp(self) -> dict[str, Any]:
+        return {"match": self.match_no, "version": self.version}
+
+    # -- connections ------------------------------------------------------
+
+    def seat_for_token(self, token: str) -> Seat | None:
+        """The seat whose secret token this is, if any."""
+        digest = hash_token(token)
+        for seat in self.seats:
+            if hmac.compare_digest(seat.token_hash, digest):
+                return seat
+        return None
+
+    async def attach(
+        self,
+        conn: Conn,
+        token: str | None,
+        name: str | None,
+        match_no: int | None,
+        version: int | None,
+    ) -> None:
+        """Join `conn` as a seat (by token) or a spectator, and bring it up to date."""
+        async with self.lock:
+            seat = None
+            if token is not None:
+                seat = self.seat_for_token(token)
+                if seat is None:
+                    raise ProtocolError("bad_token")
+            if len(self._conns()) >= self.limits.connections_per_table:
+                raise ProtocolError("table_full")
+            if seat is not None and seat.kind == "bot":
+                raise ProtocolError("bad_token", "a bot plays this seat now")
+            if seat is not None and seat.kind == "open":
+                await self._claim(seat, name)
+            conn.table, conn.joined = self, True
+            if seat is None:
+                conn.seat = None
+                self.spectators.add(conn)
+            else:
+                conn.seat = seat.index
+                seat.conns.add(conn)
+                if seat.timer is not None:
+                    seat.timer.cancel()
+                    seat.timer = None
+                seat.away = False
+            conn.send(
+                {
+                    "type": "welcome",
+                    "table": self.info(),
+                    "seat": conn.seat,
+                    "name": seat.name if seat is not None else None,
+                }
+            )
+            self._catch_up(conn, match_no, version)
+            self._broadcast_table()
+            if self.status == "waiting" and not any(s.kind == "open" for s in self.seats):
+                await self._start_match()
+        self._schedule_bots()
+
+    def _catch_up(self, conn: Conn, match_no: int | None, version: int | None) -> None:
+        """Missed events if the gap is small, else the full view."""
+        if self.match is None:
+            return
+        if (
+            match_no == self.match_no
+            and version is not None
+            and version <= self.version
+            and self.version - version <= self.limits.resync_gap
+        ):
+            if version < self.version:
+                conn.send(self._update_message(conn.seat, version))
+            return
+        conn.send(self._sync_message(conn.seat))
+
+    async def sync(self, conn: Conn) -> None:
+        """Send `conn` the full view of the current match."""
+        async with self.lock:
+            if self.match is None:
+                raise ProtocolError("no_match")
+            conn.send(self._sync_message(conn.seat))
+
+    def detach(self, conn: Conn) -> None:
+        """Forget a closed connection; a player's seat starts its absence timer."""
+        self.spectators.discard(conn)
+        if conn.seat is not None:
+            seat = self.seats[conn.seat]
+            seat.conns.discard(conn)
+            self._watch_absence(seat)
+        if not self._closing:
+            self._broadcast_table()
+
+    def _watch_absence(self, seat: Seat) -> None:
+        if (
+            seat.kind != "player"
+            or seat.conns
+            or seat.away
+            or seat.timer is not None
+            or self.settings.away_timeout <= 0
+            or self._closing
+        ):
+            return
+        loop = asyncio.get_running_loop()
+        seat.timer = loop.call_later(self.settings.away_timeout, self._go_away, seat)
+
+    def _go_away(self, seat: Seat) -> None:
+        seat.timer = None
+        if seat.conns or seat.kind != "player":
+            return
+        seat.away = True
+        self._broadcast_table()
+        self._schedule_bots()
+
+    async def _claim(self, seat: Seat, name: str | None) -> None:
+        """Give an open seat to the player holding its token (stored first)."""
+        clean = _clean_name(name, self.limits.name_chars) or f"Player {seat.index + 1}"
+        claimed = SeatRecord(seat.index, "player", None, clean, seat.token_hash)
+        await self.store.run(storage.save_seat(self.id, claimed))
+        seat.kind, seat.bot, seat.name, seat.away = "player", None, clean, False
+
+    async def join(self, token: str, name: str | None) -> int:
+        """Claim the open seat of `token` over HTTP (or rename one's own); returns the seat."""
+        async with self.lock:
+            seat = self.seat_for_token(token)
+            if seat is None:
+                raise ProtocolError("bad_token")
+            if seat.kind == "bot":
+                raise ProtocolError("bad_token", "a bot plays this seat now")
+            if seat.kind == "open" or _clean_name(name, self.limits.name_chars):
+                await self._claim(seat, name)
+            self._broadcast_table()
+            if self.status == "waiting" and not any(s.kind == "open" for s in self.seats):
+                await self._start_match()
+        self._schedule_bots()
+        return seat.index
+
+    # -- host operations ----------------------------------------------------
+
+    def is_host(self, token: str | None) -> bool:
+        """Whether `token` is this table's host token."""
+        return token is not None and hmac.compare_digest(hash_token(token), self.host_hash)
+
+    async def set_seat(self, index: int, bot: str | None) -> str | None:
+        """Host: put a bot in a seat, or (bot None) reopen it with a new invitation token.
+
+        The seat's old token stops working and its sockets are closed. Returns
+        the new token of a reopened seat. Open seats are played by the
+        stand-in bot while a match is on.
+        """
+        async with self.lock:
+            if not 0 <= index < self.players:
+                raise ValueError(f"there is no seat {index}")
+            if bot is not None:
+                bot_registry.make(self.game, bot, 0)  # refuses an unknown name
+            token = new_token() if bot is None else None
+            seat = self.seats[index]
+            new = SeatRecord(
+                index,
+                "bot" if bot is not None else "open",
+                bot,
+                None,
+                hash_token(token if token is not None else new_token()),
+            )
+            await self.store.run(storage.save_seat(self.id, new))
+            seat.kind, seat.bot, seat.name, seat.token_hash = new.kind, bot, None, new.token_hash
+            seat.away, seat.rematch = False, False
+            if seat.timer is not None:
+                seat.timer.cancel()
+                seat.timer = None
+            for conn in list(seat.conns):
+                conn.send(error("bad_token", "the host gave this seat to someone else"))
+                conn.close(4003)
+                seat.conns.discard(conn)
+            self._bots.pop(index, None)
+            if bot is not None and self.match is not None:
+                self._bots[index] = bot_registry.make(self.game, bot, secrets.randbits(32))
+            self._broadcast_table()
+            if self.status == "waiting" and not any(s.kind == "open" for s in self.seats):
+                await self._start_match()
+        self._schedule_bots()
+        return token
+
+    async def start(self) -> None:
+        """Host: start now; the stand-in bot plays open seats until someone claims them."""
+        async with self.lock:
+            if self.status != "waiting":
+                raise ValueError(f"the table is {self.status}, not waiting to start")
+            await self._start_match()
+        self._schedule_bots()
+
+    async def rematch(self, seat: int | None) -> None:
+        """A seat asks for a rematch (None: the host forces one). Once every
+        player present has asked, the next match starts with the same seats."""
+        async with self.lock:
+            if self.status != "over":
+                raise ProtocolError("not_over")
+            if seat is not None:
+                self.seats[seat].rematch = True
+            waiting = [
+                s
+                for s in self.seats
+                if s.kind == "player" and not s.away and s.conns and not s.rematch
+            ]
+            if seat is None or not waiting:
+                await self._start_match()
+            else:
+                self._broadcast_table()
+        self._schedule_bots()
+
+    # -- the match ------------------------------------------------------------
+
+    async def _start_match(self) -> None:
+        """Deal a new match (stored first) and send everyone its view. Under the lock."""
+        seed = secrets.randbits(63)
+        match = self.game.new_match(self.players, self.rules, seed)
+        number = self.match_no + 1
+        events = [e.to_json() for e in match.log]
+        await self.store.run(storage.start_match(self.id, number, seed, events))
+        self.match, self.match_no, self.starts, self.status = match, number, [0], "playing"
+        for seat in self.seats:
+            seat.rematch = False
+            self._watch_absence(seat)
+        self._new_bots()
+        self._signal()
+        self._broadcast_table()
+        self._broadcast_sync()
+
+    def _new_bots(self) -> None:
+        """Fresh bots for a new match (a bot may keep memory of the match it plays)."""
+        self._bots = {
+            seat.index: bot_registry.make(self.game, seat.bot, secrets.randbits(32))
+            for seat in self.seats
+            if seat.kind == "bot" and seat.bot is not None
+        }
+        self._standins = {}
+
+    async def act(
+        self,
+        seat: int,
+        spelling: str | Mapping[str, Any] | Action,
+        version: int,
+        conn: Conn | None = None,
+        ident: str | int | None = None,
+        by_bot: bool = False,
+    ) -> int:
+        """Apply one action for `seat`, acting on `version`; store it; tell everyone.
+
+        Returns the new version. Raises `ProtocolError` (and changes nothing)
+        when the action is refused.
+        """
+        async with self.lock:
+            match = self.match
+            if match is None or self.status not in ("playing", "over"):
+                raise ProtocolError("no_match")
+            if by_bot and self._bot_for(seat) is None:
+                raise ProtocolError("not_your_turn", "the seat's player is back")
+            if conn is not None and conn not in self.seats[seat].conns:
+                raise ProtocolError("bad_token", "this connection no longer holds the seat")
+            if match.is_over:
+                raise ProtocolError("game_over")
+            current = self.version
+            if version > current:
+                raise ProtocolError(
+                    "bad_version", f"version {version} is ahead of the table's {current}"
+                )
+            if version < current and not self.game.realtime:
+                raise ProtocolError(
+                    "stale", f"you acted on version {version}; the table is at {current}"
+                )
+            try:
+                move = match.parse_action(spelling)
+            except BadAction as exc:
+                raise ProtocolError("bad_action", str(exc)) from None
+            if seat not in match.to_act:
+                reason = f"seat {seat} may not act now"
+                if version < current:
+                    raise ProtocolError("lost_race", f"{self._since(version, seat)}; {reason}")
+                raise ProtocolError("not_your_turn", reason)
+            before = len(match.log)
+            try:
+                events = match.apply(seat, move)
+            except IllegalAction as exc:
+                if version < current:
+                    raise ProtocolError(
+                        "lost_race", f"{self._since(version, seat)}; {exc}"
+                    ) from None
+                raise ProtocolError("illegal", str(exc)) from None
+            except Exception:
+                # An engine bug: the state may be half-changed, so rebuild it from storage.
+                log.exception("table %s: the game failed on %s", self.id, move)
+                await self._reload()
+                raise ProtocolError("illegal", "the game could not apply this action") from None
+            self.starts.append(before)
+            outcome = match.outcome.to_json() if match.outcome is not None else None
+            try:
+                await self.store.run(
+                    storage.append_step(
+                        self.id,
+                        self.match_no,
+                        self.version,
+                        seat,
+                        str(move),
+                        [e.to_json() for e in events],
+                        outcome,
+                    )
+                )
+            except Exception:
+                log.exception("table %s: could not store version %d", self.id, self.version)
+                await self._reload()
+                raise ProtocolError("server_error") from None
+            if outcome is not None:
+                self.status = "over"
+            if conn is not None:
+                conn.send({"type": "ack", "id": ident, **self._stamp()})
+            self._broadcast_update(current)
+            if outcome is not None:
+                self._broadcast_table()
+            self._signal()
+            new_version = self.version
+        self._schedule_bots()
+        return new_version
+
+    def _since(self, version: int, seat: int) -> str:
+        """What the other seats did since `version`, as `seat` saw it."""
+        assert self.match is not None
+        acts = [
+            f"seat {e['seat']}: {e['action']}" if "action" in e else f"seat {e['seat']} acted"
+            for e in (event.seen_by(seat) for event in self.match.log[self.starts[version + 1] :])
+            if e.get("type") == "action" and "seat" in e
+        ]
+        return "another action arrived first (" + "; ".join(acts[:5]) + ")"
+
+    async def _reload(self) -> None:
+        """Rebuild the match from storage after a failure, and resync everyone."""
+        record = await self.store.run(lambda conn: storage.read_table(conn, self.id))
+        if record is None or record.match is None:
+            self.match, self.starts = None, []
+            self.status, self.problem = "broken", "the table could not be reloaded"
+        else:
+            self._rebuild(record)
+        self._broadcast_table()
+        if self.match is not None:
+            self._broadcast_sync()
+
+    def _signal(self) -> None:
+        """Wake whatever waits for the next change (real-time bots that chose to wait)."""
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    # -- bots -------------------------------------------------------------------
+
+    def _bot_for(self, index: int) -> Bot | None:
+        """The bot playing a seat now: its own, or the stand-in for an open or absent seat."""
+        seat = self.seats[index]
+        if seat.kind == "bot":
+            return self._bots.get(index)
+        if seat.kind == "open" or seat.away:
+            bot = self._standins.get(index)
+            if bot is None:
+                names = bot_registry.names(self.game)
+                name = self.settings.standin if self.settings.standin in names else names[-1]
+                bot = self._standins[index] = bot_registry.make(
+                    self.game, name, secrets.randbits(32)
+                )
+            return bot
+        return None
+
+    def _schedule_bots(self) -> None:
+        """Start a task for each bot seat that may act now and has none running."""
+        match = self.match
+        if match is None or match.is_over or self.status != "playing" or self._closing:
+            return
+        for index in match.to_act:
+            task = self._bot_tasks.get(index)
+            if (task is None or task.done()) and self._bot_for(index) is not None:
+                self._bot_tasks[index] = asyncio.create_task(self._bot_turns(index))
+
+    def _think(self, bot: Bot) -> float:
+        """How long a bot waits before acting: a real-time bot's own think time, else
+        the table's bot delay (a delay of 0 makes every bot instant, for tests)."""
+        if not self.settings.bot_delay:
+            return 0.0
+        think = getattr(bot, "think_time", None)
+        if self.game.realtime and isinstance(think, tuple) and len(think) == 2:
+            return random.uniform(float(think[0]), float(think[1]))
+        return self.settings.bot_delay * random.uniform(0.7, 1.3)
+
+    async def _bot_turns(self, index: int) -> None:
+        """Play a bot's seat for as long as it may act: think, decide, act."""
+        failures = 0
+        try:
+            while True:
+                match = self.match
+                bot = self._bot_for(index)
+                if match is None or match.is_over or bot is None or index not in match.to_act:
+                    return
+                delay = self._think(bot)
+                if delay:
+                    await asyncio.sleep(delay)
+                match = self.match
+                bot = self._bot_for(index)
+                if match is None or match.is_over or bot is None or index not in match.to_act:
+                    return
+                version, changed = self.version, self._changed
+                # On a copy in a thread: a slow search bot must not hold up the other tables.
+                action = await asyncio.to_thread(_decide, bot, match.clone(), index)
+                if action is None:  # a real-time bot waiting for the market to move
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(changed.wait(), WAIT_POLL)
+                    continue
+                try:
+                    await self.act(index, action, version, by_bot=True)
+                    failures = 0
+                except ProtocolError as exc:
+                    if exc.code not in ("stale", "lost_race", "not_your_turn", "game_over"):
+                        failures += 1
+                        log.warning("table %s: bot at seat %d: %s", self.id, index, exc.reason)
+                        if failures >= 3:
+                            await self._fallback(index)
+                    await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the bot at seat %d failed", self.id, index)
+
+    async def _fallback(self, index: int) -> None:
+        """A bot that keeps choosing refused actions: play a random legal one instead."""
+        match = self.match
+        if match is None:
+            return
+        legal = match.legal_actions(index)
+        if legal:
+            with contextlib.suppress(ProtocolError):
+                await self.act(index, random.choice(legal), self.version, by_bot=True)
+
+    async def close(self) -> None:
+        """Stop the bots and timers and close every socket (server shutdown)."""
+        self._closing = True
+        for seat in self.seats:
+            if seat.timer is not None:
+                seat.timer.cancel()
+        tasks = list(self._bot_tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        for conn in self._conns():
+            conn.close(1012)
+
+
+def _decide(bot: Bot, state: Match[Any, Any], seat: int) -> Action | None:
+    """What a bot sends now. A real-time bot (Pit's) answers through `act`, which
+    may be None ("wait and look again"); any other bot through `choose`."""
+    act = getattr(bot, "act", None)
+    if callable(act):
+        choice: Action | None = act(state, seat)
+        return choice
+    return bot.choose(state, seat)
+
+
+def _clean_name(name: str | None, limit: int) -> str | None:
+    """A display name: printable, trimmed, at most `limit` characters."""
+    if not name:
+        return None
+    text = "".join(ch for ch in name if ch.isprintable()).strip()[:limit]
+    return text or None
+
+
+class Manager:
+    """Every table in memory, and their creation and loading."""
+
+    def __init__(self, store: Store, limits: Limits) -> None:
+        self.store = store
+        self.limits = limits
+        self.tables: dict[str, Table] = {}
+        self._load_lock = asyncio.Lock()
+
+    async def load(self) -> None:
+        """Rebuild every unfinished table from storage (server start)."""
+        records = await self.store.run(storage.load_tables(("waiting", "playing")))
+        for record in records:
+            self._adopt(record)
+        log.info("loaded %d unfinished tables", len(records))
+
+    def _adopt(self, record: TableRecord) -> Table | None:
+        try:
+            table = Table(record, self.store, self.limits)
+        except ValueError as exc:  # a game or option no longer known
+            log.error("table %s cannot be loaded: %s", record.id, exc)
+            return None
+        self.tables[table.id] = table
+        table.start_timers()
+        table._schedule_bots()
+        return table
+
+    async def get(self, table_id: str) -> Table | None:
+        """The table `table_id`, from memory or storage (a finished one), or None."""
+        table = self.tables.get(table_id)
+        if table is not None or not _plausible_id(table_id):
+            return table
+        async with self._load_lock:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            record = await self.store.run(lambda conn: storage.read_table(conn, table_id))
+            if record is None or len(self.tables) >= self.limits.tables:
+                return None
+            return self._adopt(record)
+
+    async def create(
+        self,
+        game_name: str,
+        players: int | None,
+        rules: Mapping[str, Any],
+        seats: list[str | None],
+        settings: TableSettings,
+    ) -> tuple[Table, str, list[str]]:
+        """A new table; returns it, its host token, and every seat's token.
+
+        `seats` names a bot for each seat, or None for an open seat (fewer
+        entries than players: the rest are open). ValueError explains bad input.
+        """
+        if len(self.tables) >= self.limits.tables:
+            raise ValueError("the server holds as many tables as it can; try again later")
+        game = games.get(game_name)
+        n = players if players is not None else max(len(seats), game.default_players)
+        match = game.new_match(n, dict(rules), 0)  # checks the player count and the rules
+        if len(seats) > n:
+            raise ValueError(f"{len(seats)} seats given for {n} players")
+        seats = list(seats) + [None] * (n - len(seats))
+        for name in seats:
+            if name is not None:
+                bot_registry.make(game, name, 0)
+        if settings.standin is not None and settings.standin not in bot_registry.names(game):
+            raise ValueError(
+                f"no bot named {settings.standin!r} for {game.name}; "
+                f"bots are: {', '.join(bot_registry.names(game))}"
+            )
+        host = new_token()
+        tokens = [new_token() for _ in range(n)]
+        table_id = secrets.token_urlsafe(6)
+        while table_id in self.tables:
+            table_id = secrets.token_urlsafe(6)
+        record = TableRecord(
+            id=table_id,
+            game=game.name,
+            players=n,
+            rules=match.rules.to_json(),
+            settings=settings.to_json(),
+            host_hash=hash_token(host),
+            status="waiting",
+            match_no=0,
+            created=time.time(),
+            seats=[
+                SeatRecord(i, "open" if bot is None else "bot", bot, None, hash_token(tokens[i]))
+                for i, bot in enumerate(seats)
+            ],
+        )
+        await self.store.run(storage.insert_table(record))
+        table = Table(record, self.store, self.limits)
+        self.tables[table.id] = table
+        if all(s.kind == "bot" for s in table.seats):
+            await table.start()
+        return table, host, tokens
+
+    async def close(self) -> None:
+        """Stop every table (server shutdown); what was acknowledged is stored already."""
+        for table in list(self.tables.values()):
+            await table.close()
+
+
+def _plausible_id(table_id: str) -> bool:
+    return 0 < len(table_id) <= 24 and all(ch.isalnum() or ch in "-_" for ch in table_id)

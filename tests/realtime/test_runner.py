@@ -1,0 +1,160 @@
+"""The real-time runner: arrival order, races, late actions, the sorting
+period, the virtual clock and the asyncio runner."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from pitkit import games
+from pitkit.bots import RandomBot
+from pitkit.core import State
+from pitkit.games.pit import PitMatch, SensibleTrader, StrongTrader
+from pitkit.realtime.runner import (
+    DEFAULT_THINK,
+    RealtimeRunner,
+    Table,
+    VirtualRun,
+    decide,
+    play_virtual,
+    think_range,
+)
+from tests.games.pit.helpers import stacked_match
+
+GAME = games.get("pit")
+HANDS = ["5 wheat, 4 corn", "4 wheat, 5 corn", "9 barley"]
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_arrivals_are_taken_in_order_and_a_lost_race_says_who_won() -> None:
+    match = stacked_match(HANDS, dealer=2)
+    table = Table(match, Clock())
+    seen: list[str] = []
+    table.listeners.append(lambda a: seen.append(f"{a.seat}:{a.accepted}"))
+    assert table.submit(2, "offer 2 barley").accepted
+    first = table.submit(0, "accept 2 wheat #1")
+    second = table.submit(1, "accept 2 corn #1")
+    assert first.accepted and [e.type for e in first.events] == ["action", "trade"]
+    assert not second.accepted
+    assert second.reason == "seat 2's offer #1 was taken by seat 0"
+    assert seen == ["2:True", "0:True", "1:False"]
+    assert table.trades == 1 and table.refused == 1
+
+
+def test_bad_input_is_refused_never_raised() -> None:
+    table = Table(stacked_match(HANDS, dealer=2), Clock())
+    for junk in ("xyzzy", "", 42, {"kind": None}, "offer 9 wheat"):
+        arrival = table.submit(0, junk)  # type: ignore[arg-type]
+        assert not arrival.accepted and arrival.reason
+
+
+def test_an_action_decided_in_a_finished_hand_is_too_late() -> None:
+    match = stacked_match(HANDS, dealer=0)
+    clock = Clock()
+    table = Table(match, clock)
+    table.submit(0, "offer 1 wheat")
+    hand = table.hand_number
+    clock.now = 5.0
+    corner = table.submit(2, "corner")
+    assert corner.accepted and table.hand_number == 2
+    late = table.submit(1, "offer 2 corn", hand)  # would be early trading in hand 2
+    assert not late.accepted
+    assert late.reason == "too late: that hand is over (seat 2 cornered barley for 85)"
+    assert match.scores == [0, 0, 85]
+    assert table.timings[0].cornered and table.timings[0].ended == 5.0
+    assert table.timings[1].dealt == 5.0
+    assert table.hand_at(4.9) == 1 and table.hand_at(5.0) == 2
+
+
+def test_the_dealer_may_not_open_during_the_sorting_period() -> None:
+    match = stacked_match(HANDS, dealer=1, opened=False)
+    clock = Clock()
+    table = Table(match, clock, sorting=30)
+    clock.now = 12.2
+    refused = table.submit(1, "open")
+    assert refused.reason == "the sorting period has 18 s left (T3)"
+    assert not table.is_open
+    clock.now = 30.0
+    assert table.submit(1, "open").accepted and table.is_open
+    assert table.timings[0].opened == 30.0
+
+
+def test_think_times_and_deciding() -> None:
+    assert think_range(RandomBot(1)) == DEFAULT_THINK
+    assert think_range(SensibleTrader(1)) == SensibleTrader.think_time
+    match = GAME.new_match(3, None, 1)
+    assert decide(RandomBot(1), match, match.dealer) is not None
+
+
+def test_play_virtual_plays_to_the_end_with_any_bots() -> None:
+    for bots in ([RandomBot(s) for s in range(4)], [StrongTrader(s) for s in range(4)]):
+        match = GAME.new_match(4, None, 9)
+        decisions = play_virtual(match, bots, 5)
+        assert match.is_over and decisions > 0
+
+
+def test_the_virtual_clock_is_deterministic_from_the_seeds() -> None:
+    def run(seed: int) -> tuple[list[Any], float]:
+        match = GAME.new_match(4, {"bull_and_bear": True}, 3)
+        virtual = VirtualRun(match, [SensibleTrader(s) for s in range(4)], seed)
+        virtual.run()
+        return [e.to_json() for e in match.log], virtual.now
+
+    assert run(1) == run(1)
+    assert run(1) != run(2), "the runner's seed decides the arrival order"
+
+
+def test_the_virtual_run_needs_a_bot_a_seat_and_notices_stuck_bots() -> None:
+    match = GAME.new_match(3, None, 1)
+    with pytest.raises(ValueError, match="3 seats need 3 bots"):
+        VirtualRun(match, [RandomBot(1)], 1)
+
+    class Idle:
+        think_time = (1.0, 2.0)
+
+        def act(self, state: State[Any], player: int) -> None:
+            return None
+
+    with pytest.raises(RuntimeError, match="nobody acted"):
+        VirtualRun(match, [Idle(), Idle(), Idle()], 1, max_quiet=100).run()
+
+
+def test_the_asyncio_runner_plays_bots_and_a_person_concurrently() -> None:
+    match = GAME.new_match(3, {"hand_limit": 2, "stall_limit": 2, "trades_per_player": 10}, 4)
+    assert isinstance(match, PitMatch)
+    person = (match.dealer + 2) % 3  # deals neither of the two hands
+    players: list[object | None] = [SensibleTrader(s) for s in range(3)]
+    players[person] = None
+    runner = RealtimeRunner(match, players, seed=2, sorting=0.05, pace=0.002)
+
+    async def play() -> list[str]:
+        replies = []
+        task = asyncio.create_task(runner.run())
+        await asyncio.sleep(0)
+        commodity = match.view(person)["hand"][0]
+        early = runner.submit(person, f"offer 1 {commodity}")  # during sorting: T3
+        replies.append(str(early.accepted))
+        while not runner.table.is_open:
+            await asyncio.sleep(0.01)
+        replies.append(runner.submit(person, "corner").reason or "")
+        await asyncio.wait_for(task, 20)
+        return replies
+
+    replies = asyncio.run(play())
+    assert replies[0] == "True"
+    assert replies[1].startswith("you hold no corner")
+    assert match.is_over and len(match.results) == 2
+    assert match.results[0].points[person] <= -20
+    assert all(t.cornered or t.trades for t in runner.table.timings)
+    assert runner.table.timings[0].opened is not None and runner.table.timings[0].opened >= 0.05

@@ -1,0 +1,178 @@
+"""SIGKILL the server in the middle of many games: every acknowledged action survives,
+and every game goes on after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from pitkit.server.client import RandomPlayer, TableClient
+from tests.server.conftest import run
+
+SERVE = [sys.executable, "-m", "pitkit.cli", "serve"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Process:
+    """`pitkit serve` as a child process on a loopback port."""
+
+    def __init__(self, data: Path, port: int) -> None:
+        self.base = f"http://127.0.0.1:{port}"
+        self.proc = subprocess.Popen(
+            [*SERVE, "--port", str(port), "--data", str(data), "--log-level", "warning"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        self.http = httpx.Client(base_url=self.base, timeout=10)
+        deadline = time.monotonic() + 30
+        while True:
+            assert self.proc.poll() is None, self.proc.stderr.read() if self.proc.stderr else ""
+            with contextlib.suppress(httpx.TransportError):
+                if self.http.get("/healthz").status_code == 200:
+                    return
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        response = self.http.post("/api/tables", json=body)
+        assert response.status_code == 201, response.text
+        created: dict[str, Any] = response.json()
+        return created
+
+    def table(self, table_id: str) -> dict[str, Any]:
+        info: dict[str, Any] = self.http.get(f"/api/tables/{table_id}").json()
+        return info
+
+    def kill(self) -> None:
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+        self.http.close()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+        self.http.close()
+
+
+async def _play(player: RandomPlayer, until: float) -> None:
+    with contextlib.suppress(ConnectionClosed, OSError, InvalidStatus):
+        await player.client.connect(name="P")
+        await player.run(until, matches=5)
+
+
+async def _watch(client: TableClient, seen: dict[str, int], until: float) -> None:
+    with contextlib.suppress(ConnectionClosed, OSError, InvalidStatus):
+        await client.connect()
+        while time.monotonic() < until:
+            with contextlib.suppress(TimeoutError):
+                message = await client.recv(0.2)
+                if message["type"] in ("update", "sync"):
+                    seen[client.url] = message["version"]
+
+
+def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
+    port = _free_port()
+    server = Process(tmp_path, port)
+    slow_bots = {"bot_delay": 0.01, "away_timeout": 0}
+    bot_tables = [
+        server.create(game=g, seats=["random"] * n, settings=slow_bots)["table"]["id"]
+        for g, n in [("pits", 5), ("pitch", 4), ("pits", 5), ("pitch", 4)]
+    ]
+    client_tables = [
+        server.create(game=g, seats=["open"] * n, settings={"bot_delay": 0, "away_timeout": 0})
+        for g, n in [("ace-pit", 2), ("pits", 5), ("pitty-pat", 3), ("pitch", 4)]
+    ]
+    players = [
+        RandomPlayer(TableClient(server.base, t["table"]["id"], s["token"]), seed=i, think=0.002)
+        for i, (t, s) in enumerate((t, s) for t in client_tables for s in t["seats"])
+    ]
+    watchers = [TableClient(server.base, tid, None) for tid in bot_tables]
+    seen: dict[str, int] = {}
+
+    async def first_run() -> None:
+        until = time.monotonic() + 1.5
+        tasks = [asyncio.create_task(_play(p, until + 5)) for p in players]
+        tasks += [asyncio.create_task(_watch(w, seen, until + 5)) for w in watchers]
+        await asyncio.sleep(until - time.monotonic())
+        server.kill()  # in the middle of everything, with actions in flight
+        await asyncio.gather(*tasks)
+
+    run(first_run())
+    acked = [(p.client.url.rsplit("/", 1)[1], *a) for p in players for a in p.acked]
+    assert len(acked) > 100 and len(seen) == len(bot_tables)
+
+    # Every acknowledged action is in the database, as it was acknowledged.
+    db = sqlite3.connect(tmp_path / "pitkit.sqlite3")
+    stored = {
+        (t, m, v): a
+        for t, m, v, a in db.execute("SELECT table_id, match_no, version, action FROM steps")
+    }
+    db.close()
+    for table_id, match, version, action in acked:
+        assert stored.get((table_id, match, version)) == action
+    print(f"{len(acked)} acknowledged actions, {len(stored)} steps stored")
+
+    # After a restart every table is back, at least as far as anyone was told.
+    server = Process(tmp_path, port)
+    try:
+        for url, version in seen.items():
+            info = server.table(url.rsplit("/", 1)[1])
+            assert info["version"] >= version or info["match"] > 1
+        for p in players:
+            tid = p.client.url.rsplit("/", 1)[1]
+            mine = p.acked
+            if mine:
+                info = server.table(tid)
+                assert info["match"] > mine[-1][0] or info["version"] >= mine[-1][1]
+
+        # And every game goes on: bots by themselves, players when they come back.
+        before = {tid: server.table(tid)["version"] for tid in bot_tables}
+        resumed = [
+            (t["table"]["id"], server.table(t["table"]["id"])["version"]) for t in client_tables
+        ]
+
+        async def second_run() -> None:
+            until = time.monotonic() + 2.0
+            for p in players:
+                p.pending = None
+            await asyncio.gather(*(_resume(p, until) for p in players))
+
+        run(second_run())
+        for tid in bot_tables:
+            info = server.table(tid)
+            assert info["status"] == "over" or info["version"] > before[tid]
+        for tid, version in resumed:
+            info = server.table(tid)
+            assert info["status"] == "over" or info["version"] > version
+    finally:
+        server.stop()
+
+
+async def _resume(player: RandomPlayer, until: float) -> None:
+    client = player.client
+    await client.connect(resume=True)
+    await player._maybe_act()
+    with contextlib.suppress(ConnectionClosed):
+        await player.run(until, matches=5)

@@ -1,0 +1,165 @@
+"""No message to a connection holds a card its seat may not see.
+
+Many matches are played through the server by WebSocket clients (and
+server-side bots), with a spectator at each table. Afterwards each match is
+replayed from its published log, giving the true position at every version,
+and every message each connection received is checked:
+
+1. It is exactly what the protocol allows: an update's events are the true
+   events' `seen_by` for that seat, a sync's view is the true `view(seat)`,
+   and no message carries a seed, a secret or another seat's private part.
+2. Against the true zones: a card lying, at that version, in a zone hidden
+   from that seat appears only if the seat saw it in an open zone earlier in
+   the same hand, or a public event showed it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from typing import Any
+
+from pitkit import games
+from pitkit.core.events import Event
+from pitkit.core.match import Match
+from pitkit.server.client import RandomPlayer, TableClient
+from tests.server.conftest import ServerThread, run
+
+CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDHS]|RJ|BJ)(?![A-Za-z0-9])")
+FORBIDDEN_KEYS = {"seed", "secret", "private"}
+
+
+def _cards(data: Any) -> set[str]:
+    return set(CARD.findall(json.dumps(data)))
+
+
+def _keys(data: Any) -> set[str]:
+    if isinstance(data, dict):
+        return set(data) | {k for v in data.values() for k in _keys(v)}
+    if isinstance(data, list):
+        return {k for v in data for k in _keys(v)}
+    return set()
+
+
+class Truth:
+    """The true match at every version, rebuilt from the published log."""
+
+    def __init__(self, header: dict[str, Any], events: list[Event], views: set[tuple[Any, int]]):
+        game = games.get(header["game"])
+        n = int(header["players"])
+        self.seats: list[int | None] = [None, *range(n)]
+        self.starts: list[int] = []
+        self.views: dict[tuple[int | None, int], dict[str, Any]] = {}
+        self.hidden: list[dict[int | None, set[str]]] = []
+        self.disclosed: list[dict[int | None, set[str]]] = []
+        match: Match[Any, Any] | None = None
+        log_len = 0
+        results = 0
+        seen: dict[int | None, set[str]] = {s: set() for s in self.seats}
+        for version, match in enumerate(game.replay_steps(header, events)):
+            # Yielded before each action and at the end: version v's events
+            # begin where the log ended at the previous yield.
+            self.starts.append(log_len)
+            log_len = len(match.log)
+            new_hand = len(match.results) > results
+            results = len(match.results)
+            start = self.starts[version]
+            public = _cards([e.seen_by(None) for e in match.log[start:]])
+            zones = match.zones()
+            self.hidden.append({})
+            self.disclosed.append({})
+            for seat in self.seats:
+                hidden_names = set(match.hidden_zones(seat))
+                hidden = {str(c) for name in hidden_names for c in zones[name]}
+                visible = {
+                    str(c) for name in zones if name not in hidden_names for c in zones[name]
+                }
+                if new_hand:
+                    seen[seat] = set()
+                seen[seat] |= visible | public
+                self.hidden[version][seat] = hidden
+                self.disclosed[version][seat] = set(seen[seat])
+                if (seat, version) in views:
+                    self.views[(seat, version)] = json.loads(json.dumps(match.view(seat)))
+        assert match is not None
+        self.log = match.log
+
+    def events(self, seat: int | None, since: int, version: int) -> list[dict[str, Any]]:
+        start = self.starts[since + 1]
+        end = self.starts[version + 1] if version + 1 < len(self.starts) else len(self.log)
+        return [json.loads(json.dumps(e.seen_by(seat))) for e in self.log[start:end]]
+
+
+async def _play_table(server: ServerThread, name: str, bot_seats: int) -> list[TableClient]:
+    game = games.get(name)
+    n = game.default_players
+    seats = ["random"] * bot_seats + ["open"] * (n - bot_seats)
+    created = server.create(game=name, seats=seats)
+    tid = created["table"]["id"]
+    clients = [TableClient(server.base, tid, s["token"]) for s in created["seats"]]
+    watcher = TableClient(server.base, tid, None)
+    await watcher.connect()
+    for c in clients:
+        await c.connect()
+    players = [RandomPlayer(c, i) for i, c in enumerate(clients)]
+    until = time.monotonic() + 40
+    await asyncio.gather(*(p.run(until) for p in players), _watch(watcher, until))
+    assert server.table(tid)["status"] == "over", name
+    for c in [*clients, watcher]:
+        await c.close()
+    return [*clients, watcher]
+
+
+async def _watch(watcher: TableClient, until: float) -> None:
+    while time.monotonic() < until and not watcher.over:
+        try:
+            await watcher.recv(max(0.05, until - time.monotonic()))
+        except TimeoutError:
+            return
+
+
+def _check(server: ServerThread, clients: list[TableClient]) -> int:
+    tid = clients[0].url.rsplit("/", 1)[1]
+    text = server.http.get(f"/api/tables/{tid}/matches/1/log").text
+    lines = [json.loads(line) for line in text.splitlines()]
+    header, events = lines[0], [Event.from_json(e) for e in lines[1:]]
+    wanted = {(c.seat, m["version"]) for c in clients for m in c.log if m.get("type") == "sync"}
+    truth = Truth(header, events, wanted)
+    checked = 0
+    for client in clients:
+        seat = client.seat
+        for message in client.log:
+            assert not _keys(message) & FORBIDDEN_KEYS, message
+            kind = message.get("type")
+            if kind == "sync":
+                version = message["version"]
+                assert message["view"] == truth.views[(seat, version)]
+            elif kind == "update":
+                version = message["version"]
+                events_seen = message["events"]
+                assert events_seen == truth.events(seat, message["from"], version)
+            else:
+                continue
+            leaked = _cards(message) & truth.hidden[version][seat] - truth.disclosed[version][seat]
+            assert not leaked, (header["game"], seat, version, leaked)
+            checked += 1
+    return checked
+
+
+def test_no_message_leaks_a_hidden_card(server: ServerThread) -> None:
+    plan = [
+        ("pitty-pat", 1),
+        ("pits", 2),
+        ("ace-pit", 0),
+        ("pitch", 2),
+        ("pit", 4),  # real time: commodity cards, so only the exactness check bites
+    ]
+
+    async def main() -> list[list[TableClient]]:
+        return list(await asyncio.gather(*(_play_table(server, g, b) for g, b in plan)))
+
+    tables = run(main())
+    checked = sum(_check(server, clients) for clients in tables)
+    assert checked > 1000
