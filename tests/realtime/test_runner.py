@@ -158,3 +158,16 @@ def test_the_asyncio_runner_plays_bots_and_a_person_concurrently() -> None:
     assert match.results[0].points[person] <= -20
     assert all(t.cornered or t.trades for t in runner.table.timings)
     assert runner.table.timings[0].opened is not None and runner.table.timings[0].opened >= 0.05
+
+
+def test_a_turn_based_bot_with_an_act_method_is_asked_to_choose() -> None:
+    # Pitch's heuristic bot has an `act` helper of its own but is no real-time
+    # bot: servers and runners must ask it through `choose`.
+    from pitkit import bots, games
+    from pitkit.realtime.runner import decide
+
+    game = games.get("pitch")
+    match = game.new_match(4, seed=1)
+    seat = min(match.to_act)
+    action = decide(bots.make(game, "heuristic", 1), match, seat)
+    assert action in match.legal_actions(seat)

@@ -36,6 +36,7 @@ from pitkit.core.events import Event
 from pitkit.core.game import Bot, Game
 from pitkit.core.match import Match
 from pitkit.core.rules import RuleSet
+from pitkit.realtime.runner import decide
 from pitkit.server import storage
 from pitkit.server.protocol import ProtocolError, error
 from pitkit.server.settings import Limits, TableSettings
@@ -693,7 +694,7 @@ class Table:
                     return
                 version, changed = self.version, self._changed
                 # On a copy in a thread: a slow search bot must not hold up the other tables.
-                action = await asyncio.to_thread(_decide, bot, match.clone(), index)
+                action = await asyncio.to_thread(decide, bot, match.clone(), index)
                 if action is None:  # a real-time bot waiting for the market to move
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(changed.wait(), WAIT_POLL)
@@ -737,16 +738,6 @@ class Table:
                 await task
         for conn in self._conns():
             conn.close(1012)
-
-
-def _decide(bot: Bot, state: Match[Any, Any], seat: int) -> Action | None:
-    """What a bot sends now. A real-time bot (Pit's) answers through `act`, which
-    may be None ("wait and look again"); any other bot through `choose`."""
-    act = getattr(bot, "act", None)
-    if callable(act):
-        choice: Action | None = act(state, seat)
-        return choice
-    return bot.choose(state, seat)
 
 
 def _clean_name(name: str | None, limit: int) -> str | None:

@@ -36,6 +36,7 @@ const S = {
   log: [], // history lines: {text, cls}
   logEpoch: 0,
   handEvents: [], // this hand's events, for the end-of-hand summary
+  nextHand: 1, // the number of the hand being (or about to be) dealt
   lastScores: null,
   sheet: {}, // hand number -> scores after it
   selection: [], // indices into the sorted hand
@@ -350,8 +351,8 @@ function resetLog(events, resynced = false) {
   S.log = [];
   S.logEpoch += 1;
   S.handEvents = [];
-  const hand = S.view && S.view.match ? S.view.match.hand : 1;
-  S.log.push({text: `Hand ${hand}`, cls: 'hand-head'});
+  S.nextHand = S.view && S.view.match ? S.view.match.hand : 1;
+  S.log.push({text: `Hand ${S.nextHand}`, cls: 'hand-head'});
   if (resynced) S.log.push({text: '(back in step with the table)', cls: 'note'});
   for (const event of events) {
     S.handEvents.push(event);
@@ -361,21 +362,18 @@ function resetLog(events, resynced = false) {
 }
 
 function addEvent(event) {
-  if (event.type === 'deal' || (event.type === 'shuffle' && S.handEvents.some((e) => e.type === 'hand_end'))) {
+  if (event.type === 'deal') {
     S.handEvents = [];
+    S.log.push({text: `Hand ${S.nextHand}`, cls: 'hand-head'});
   }
   S.handEvents.push(event);
-  if (event.type === 'deal') {
-    const scores = Object.keys(S.sheet).map(Number);
-    const hand = (scores.length ? Math.max(...scores) : 0) + 1;
-    S.log.push({text: `Hand ${hand}`, cls: 'hand-head'});
-  }
   const text = describe(event);
   if (text) {
     S.log.push({text, cls: `ev-${event.type}`});
     announce(text);
   }
   if (event.type === 'scores') {
+    S.nextHand = event.hand + 1; // `hand` counts the hands played so far
     const previous = S.lastScores;
     if (event.scores) {
       S.sheet[event.hand] = event.scores;

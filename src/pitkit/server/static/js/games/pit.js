@@ -127,7 +127,8 @@ export default {
       return h('div', {class: 'offer-tile', dataset: {offer: o.offer, seat: o.seat}},
         h('span', {class: 'offer-head'}, `${ctx.name(o.seat)} offers `, h('strong', {class: 'count'}, o.count), ` #${o.offer}`),
         backsEl(o.count),
-        pay.length ? h('div', {class: 'pay'}, h('span', {class: 'note'}, `Pay ${o.count} of:`), pay) : null);
+        pay.length ? h('div', {class: 'pay'}, h('span', {class: 'note'}, `Pay ${o.count} of:`), pay)
+          : ctx.me != null ? h('span', {class: 'note'}, `you hold no ${o.count} of one kind to pay`) : null);
     });
     box.append(tiles.length ? h('div', {class: 'offers'}, tiles) : h('p', {class: 'centre-caption'}, 'No offers yet.'));
     if (ctx.me != null) {

@@ -1,0 +1,173 @@
+"""Browser tests: a real `pitkit` server in a thread, and the OS's Chromium driven
+by Playwright (never a browser Playwright downloads itself).
+
+`make test` installs Debian's chromium when /usr/bin/chromium is missing. Without
+it (or without Playwright) these tests are skipped, unless CI is set, when they fail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from pitkit.server import create_app
+from pitkit.server.settings import Limits, database_url
+
+CHROMIUM = Path(os.environ.get("PITKIT_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# Where the tests save their pictures of each table. By default a temporary folder, so
+# that a test run leaves the tree unchanged; PITKIT_SCREENSHOTS=docs/screenshots
+# refreshes the README's pictures.
+SCREENSHOTS = Path(
+    os.environ.get("PITKIT_SCREENSHOTS") or Path(tempfile.gettempdir()) / "pitkit-screenshots"
+)
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+
+    HAVE_PLAYWRIGHT = True
+except ImportError:  # pragma: no cover - the dev extra pins it
+    HAVE_PLAYWRIGHT = False
+
+# Without Playwright the test modules cannot even be imported: skip them, except in CI.
+collect_ignore_glob = [] if HAVE_PLAYWRIGHT or os.environ.get("CI") else ["test_*.py"]
+
+
+def _unavailable() -> str | None:
+    if not CHROMIUM.exists():
+        return f"no Chromium at {CHROMIUM} (make test installs Debian's chromium)"
+    return None
+
+
+class ServerThread:
+    """uvicorn serving pitkit on 127.0.0.1 in a background thread, with its own database.
+
+    `port=0` picks a free port; a restart passes the old port and data folder.
+    """
+
+    def __init__(self, data: Path, port: int = 0) -> None:
+        self.data = data
+        self.limits = Limits()  # the real limits: the page must live within them
+        self.app = create_app(database_url(str(data), None), self.limits)
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            ws_max_size=self.limits.frame_bytes,
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.01)
+        self.port: int = self.server.servers[0].sockets[0].getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.http = httpx.Client(base_url=self.base, timeout=10)
+
+    def create(
+        self,
+        game: str,
+        seats: list[str | None],
+        rules: dict[str, Any] | None = None,
+        bot_delay: float = 0.0,
+    ) -> tuple[str, str]:
+        """A table (`seats`: a bot's name, or None for an open seat): (id, seat 0's link,
+        or "" when a bot sits there)."""
+        body = {
+            "game": game,
+            "players": len(seats),
+            "seats": seats,
+            "rules": rules or {},
+            "settings": {"bot_delay": bot_delay},
+        }
+        response = self.http.post("/api/tables", json=body)
+        assert response.status_code == 201, response.text
+        created = response.json()
+        invite = next((s["invite"] for s in created["seats"] if s["seat"] == 0), "")
+        return str(created["table"]["id"]), str(invite)
+
+    def final_scores(self, table_id: str, match: int = 1) -> list[int]:
+        """The scores after the last hand of a finished match, from its published log."""
+        response = self.http.get(f"/api/tables/{table_id}/matches/{match}/log")
+        assert response.status_code == 200, response.text
+        events = [json.loads(line) for line in response.text.splitlines()[1:]]
+        scores = [e for e in events if e.get("type") == "scores"]
+        assert scores, "the log holds no scores"
+        return [int(v) for v in scores[-1]["scores"]]
+
+    def stop(self) -> None:
+        self.http.close()
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    s = ServerThread(tmp_path_factory.mktemp("browser-server"))
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Chromium, for one test module at a time: Playwright's sync API keeps an event
+    loop running in this thread while it is open, which would break the other tests'
+    asyncio.run()."""
+    reason = _unavailable()
+    if reason is not None:
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    ctx.set_default_timeout(15_000)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Iterator[Page]:
+    """A page that fails the test on any script error or console error."""
+    p = context.new_page()
+    problems: list[str] = []
+
+    def console(message: ConsoleMessage) -> None:
+        # A socket refused while the server restarts is expected; nothing else is.
+        if message.type == "error" and "WebSocket" not in message.text:
+            problems.append(f"console: {message.text}")
+
+    p.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    p.on("console", console)
+    yield p
+    assert not problems, problems

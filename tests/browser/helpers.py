@@ -1,0 +1,111 @@
+"""Playing through the page as a person would: click the first highlighted card or
+the first offered action, and nothing the page does not offer."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from tests.browser.conftest import SCREENSHOTS
+
+# The simplest legal move, in order: a completed selection (gold button), a
+# highlighted card, then any other action button the page offers.
+EXACT = "#actions button.act.exact:enabled"
+PLAYABLE = "#hand .card.playable"
+BUTTON = "button.act:not(.try):enabled"
+
+
+def wait_state(page: Page, state: str, timeout: float = 20) -> None:
+    """Wait until the table's status (waiting, playing, over) is `state`."""
+    page.wait_for_selector(f"body[data-state={state}]", timeout=timeout * 1000)
+
+
+def my_turn(page: Page) -> bool:
+    """Whether the page lets this seat act now (in step with the table, nothing in flight)."""
+    return bool(page.locator("body[data-turn=me][data-busy=false][data-conn=open]").count())
+
+
+def close_summary(page: Page) -> bool:
+    """Close an end-of-hand summary, if one is open."""
+    dialog = page.locator("#dialog[open][data-kind=summary]")
+    if dialog.count():
+        dialog.locator(".dialog-buttons .primary").click()
+        return True
+    return False
+
+
+def click_simplest(page: Page) -> str | None:
+    """Click the simplest legal move the page highlights; what was clicked, or None.
+
+    The table moves on by itself (Pit's market, the end of a match), so a button may
+    go away before it is clicked: then nothing was clicked, and the caller looks again.
+    """
+    for selector in (EXACT, PLAYABLE, BUTTON):
+        found = page.locator(selector)
+        if found.count():
+            first = found.first
+            try:
+                label = first.get_attribute("data-action", timeout=2000)
+                label = label or first.get_attribute("data-card", timeout=2000) or ""
+                first.click(timeout=3000)
+            except PlaywrightError:
+                return None
+            return label
+    return None
+
+
+def play_until_over(
+    page: Page,
+    timeout: float = 90,
+    pause: float = 0.1,
+    shot: tuple[str, int] | None = None,
+    on_turn: Callable[[Page, int], None] | None = None,
+) -> int:
+    """Play this seat by clicking until the match is over; returns the clicks made.
+
+    `shot` = (name, n): save docs/screenshots/<name>.png at the n-th turn, before clicking.
+    `pause`: seconds between clicks, as a quick person (more in real-time Pit).
+    """
+    deadline = time.monotonic() + timeout
+    clicks = 0
+    turns = 0
+    while not page.locator("body[data-state=over]").count():
+        assert time.monotonic() < deadline, "the match did not end in time"
+        if close_summary(page) or not my_turn(page):
+            page.wait_for_timeout(30)
+            continue
+        turns += 1
+        if shot is not None and turns == shot[1]:
+            screenshot(page, shot[0])
+        if on_turn is not None:
+            on_turn(page, turns)
+            if not my_turn(page):
+                continue
+        if click_simplest(page) is not None:
+            clicks += 1
+        page.wait_for_timeout(int(pause * 1000))
+    return clicks
+
+
+def screenshot(page: Page, name: str) -> Path:
+    """Save the page as docs/screenshots/<name>.png (after the last redraw settles)."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(350)
+    path = SCREENSHOTS / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def page_scores(page: Page, where: str = "#scores") -> list[int]:
+    """The scores the page shows, by seat."""
+    rows = page.locator(f"{where} tr[data-seat]")
+    scores: dict[int, int] = {}
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        scores[int(row.get_attribute("data-seat") or 0)] = int(row.get_attribute("data-score") or 0)
+    return [scores[s] for s in sorted(scores)]

@@ -1,0 +1,106 @@
+"""The lobby and the table around the games: watching, inviting a friend, and a
+connection that drops in the middle of a hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from tests.browser.conftest import ServerThread
+from tests.browser.helpers import click_simplest, my_turn, play_until_over, screenshot, wait_state
+from tests.browser.test_games import finish_and_check
+
+
+def play_turns(page: Page, n: int) -> None:
+    """Make `n` moves by clicking."""
+    made = 0
+    while made < n:
+        page.wait_for_selector("body[data-turn=me][data-busy=false]")
+        if click_simplest(page) is not None and page.locator("body[data-busy=true]").count():
+            made += 1
+        page.wait_for_timeout(50)
+
+
+def test_watch_from_the_lobby(page: Page, server: ServerThread) -> None:
+    """A spectator finds a table in the lobby and watches it: seats, table, history, no hand."""
+    table_id, _ = server.create("pitch", ["lookahead"] * 4, {"hands": 1}, bot_delay=0.3)
+    page.goto(server.base + "/")
+    item = page.locator(f".table-item[data-table='{table_id}']")
+    expect(item).to_contain_text("Pitch")
+    screenshot(page, "lobby")
+    item.get_by_role("link", name="Watch").click()
+    page.wait_for_url(f"**/t/{table_id}#watch")
+    expect(page.locator("#hint")).to_contain_text("You are watching")
+    expect(page.locator(".seat")).to_have_count(4)
+    expect(page.locator("#log li").nth(1)).to_be_visible()
+    assert page.get_attribute("body", "data-seat") == ""
+    assert page.locator("#hand .card").count() == 0
+
+
+def test_a_friend_joins_by_invitation(
+    context: BrowserContext, page: Page, server: ServerThread
+) -> None:
+    """The host's seat link and a friend's invitation: the match starts when both sit."""
+    response = server.http.post(
+        "/api/tables", json={"game": "pitty-pat", "players": 2, "settings": {"bot_delay": 0}}
+    )
+    created = response.json()
+    host, friend = created["seats"][0]["invite"], created["seats"][1]["invite"]
+    page.goto(host)
+    wait_state(page, "waiting")
+    expect(page.locator(".waiting")).to_contain_text("1 seat still open")
+    other = context.browser.new_context() if context.browser else None
+    assert other is not None
+    try:
+        guest = other.new_page()
+        guest.goto(friend)
+        wait_state(guest, "playing")
+        wait_state(page, "playing")
+        assert guest.get_attribute("body", "data-seat") == "1"
+        assert page.get_attribute("body", "data-seat") == "0"
+        expect(page.locator(".seat[data-seat='1']")).not_to_contain_text("open")
+    finally:
+        other.close()
+
+
+def test_reconnect_and_reload_keep_the_seat(page: Page, tmp_path: Path) -> None:
+    """The server goes away in the middle of a hand and comes back; the page says so,
+    reconnects by itself and resumes. Reloading, or opening the table's plain address,
+    keeps the seat. Then the hand is played to the end."""
+    data = tmp_path / "data"
+    server = ServerThread(data)
+    try:
+        table_id, invite = server.create("ace-pit", [None, "greedy"], {"hands": 1})
+        page.goto(invite)
+        wait_state(page, "playing")
+        play_turns(page, 2)
+        page.wait_for_selector("body[data-busy=false]")
+        version = int(page.get_attribute("body", "data-version") or 0)
+
+        port = server.port
+        server.stop()
+        page.wait_for_selector("body[data-conn=down]")
+        expect(page.locator("#banner")).to_contain_text("Connection lost")
+        expect(page.locator("#conn")).to_contain_text("reconnecting")
+        server = ServerThread(data, port=port)  # the same table, replayed from its database
+        page.wait_for_selector("body[data-conn=open]", timeout=20_000)
+        page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version)
+        expect(page.locator("#banner")).to_be_hidden()
+        assert page.get_attribute("body", "data-seat") == "0"
+
+        page.reload()
+        wait_state(page, "playing")
+        page.wait_for_selector("body[data-seat='0']")
+        page.goto(f"{server.base}/t/{table_id}")  # no token in the address: from storage
+        page.wait_for_selector("body[data-seat='0']")
+        assert "#token=" in page.url
+
+        play_turns(page, 1)
+        page.evaluate("window.pitkit.socket.drop()")  # as a network failure would
+        page.wait_for_selector("body[data-conn=open][data-busy=false]")
+        assert my_turn(page) or page.locator("body[data-turn=other]").count()
+        play_until_over(page)
+        finish_and_check(page, server, table_id)
+    finally:
+        server.stop()
