@@ -422,75 +422,41 @@ def _sets(
 def _runs(naturals: dict[int, list[Card]], jokers: list[Card], size: int | None) -> Iterator[Meld]:
     """Every run (or every run of `size` cards) in its strongest reading.
 
-    A run's natural cards run from `low` to `high`; Jokers fill the gaps,
-    and spare Jokers extend it upward, then downward (P4), so each choice of
-    cards is generated once, from its lowest and highest natural card.
+    Each run is generated from the ranks it spans, `bottom` to `top`: every
+    rank is one of its natural cards or a Joker. Spare Jokers go above the
+    natural cards first (P4), so a run below the Ace is only read so when its
+    bottom rank is natural; a run to the Ace may have Jokers at either end.
     """
-    ranks = sorted(naturals)
-    longest = size or ACE - THREE + 1
-    for i, low in enumerate(ranks):
-        for j in range(i, len(ranks)):
-            high = ranks[j]
-            span = high - low + 1
-            missing = span - (j - i + 1)  # ranks between with no natural card
-            if span > longest or missing > len(jokers):
-                break  # only gets worse as `high` rises
-            inner = [naturals.get(r, []) for r in range(low + 1, high)]
-            ends: list[tuple[tuple[Card, ...], tuple[Card, ...]]]
-            if high == low:
-                ends = [((c,), ()) for c in naturals[low]]
-            else:
-                ends = [((a,), (b,)) for a in naturals[low] for b in naturals[high]]
-            extensions = [_run_shapes(low, high, k, jokers, size) for k in range(len(jokers) + 1)]
-            for chosen, gaps in _choices(inner, len(jokers), low + 1):
-                shapes = [
-                    (top, tuple(sorted(gaps + ext, reverse=True)), choices)
-                    for top, ext, choices in extensions[len(gaps)]
-                ]
-                if not shapes:
-                    continue
-                inner_suits = {_SUIT[c] for c in chosen}
-                for first, last in ends:
-                    cards = first + chosen + last
-                    suited = len(inner_suits | {_SUIT[first[0]], _SUIT[(last or first)[0]]}) == 1
-                    for top, wild, choices in shapes:
-                        for used in choices:
-                            yield Meld("run", cards + used, top, 1, wild, suited)
+    joker_sets = [list(combinations(jokers, k)) for k in range(len(jokers) + 1)]
+    lengths = [size] if size is not None else range(3, ACE - THREE + 2)
+    for length in lengths:
+        for top in range(THREE + length - 1, ACE + 1):
+            bottom = top - length + 1
+            span = range(bottom, top + 1)
+            missing = sum(1 for r in span if r not in naturals)
+            if missing > len(jokers) or (top < ACE and bottom not in naturals):
+                continue
+            groups = [naturals.get(r, ()) for r in span]
+            for chosen, wild in _fill(groups, bottom, len(jokers), top < ACE):
+                suited = len({_SUIT[c] for c in chosen}) == 1
+                for used in joker_sets[len(wild)]:
+                    yield Meld("run", chosen + used, top, 1, wild, suited)
 
 
-def _run_shapes(
-    low: int, high: int, gaps: int, jokers: list[Card], size: int | None
-) -> list[tuple[int, tuple[int, ...], list[tuple[Card, ...]]]]:
-    """For natural cards from `low` to `high` with `gaps` Jokers between them:
-    each way to add spare Jokers, as (top rank, the ranks the spare Jokers
-    stand for, choices of Jokers for all the wild places)."""
-    shapes = []
-    for spare in range(len(jokers) - gaps + 1):
-        length = high - low + 1 + spare
-        if length < 3 or (size is not None and length != size):
-            continue
-        top = min(ACE, high + spare)
-        bottom = top - length + 1
-        if bottom < THREE:
-            continue
-        extension = (*range(high + 1, top + 1), *range(bottom, low))
-        shapes.append((top, extension, list(combinations(jokers, gaps + spare))))
-    return shapes
-
-
-def _choices(
-    inner: list[list[Card]], jokers: int, rank: int
+def _fill(
+    groups: Sequence[Sequence[Card]], rank: int, jokers: int, first_natural: bool
 ) -> Iterator[tuple[tuple[Card, ...], tuple[int, ...]]]:
-    """Ways to fill consecutive ranks from `rank` on, one natural card or a
-    Joker each, with at most `jokers` Jokers: (natural cards, Joker ranks)."""
-    if not inner:
+    """Ways to fill consecutive ranks from `rank` up, one natural card or a
+    Joker each, with at most `jokers` Jokers (a natural card first, if
+    `first_natural`): (the natural cards, the Jokers' ranks, highest first)."""
+    if not groups:
         yield (), ()
         return
-    for rest, gaps in _choices(inner[1:], jokers, rank + 1):
-        for card in inner[0]:
-            yield (card, *rest), gaps
-        if len(gaps) < jokers:
-            yield rest, (rank, *gaps)
+    for rest, wild in _fill(groups[1:], rank + 1, jokers, False):
+        for card in groups[0]:
+            yield (card, *rest), wild
+        if not first_natural and len(wild) < jokers:
+            yield rest, (*wild, rank)
 
 
 def _runs_of_sets(
