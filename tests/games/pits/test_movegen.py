@@ -21,11 +21,23 @@ RULES = st.builds(
 )
 # Small hands rich in wild cards and neighbouring ranks, where mistakes hide.
 SMALL_DECK = [c for c in DECK if c.is_joker or c.rank in (2, 5, 6, 7, 11, 12, 13, 14)]
+# Full-size hands packed into few ranks: long runs of sets, many ways to fill them.
+DENSE_DECK = [c for c in DECK if c.is_joker or c.rank in (2, 6, 7, 8, 9, 12, 13, 14)]
 
 
 @settings(max_examples=60, deadline=None)
 @given(hand=st.lists(st.sampled_from(SMALL_DECK), min_size=1, max_size=8, unique=True), rules=RULES)
 def test_leads_match_brute_force(hand: list[Card], rules: Rules) -> None:
+    fast = legal_plays(hand, None, rules)
+    assert len(fast) == len(set(fast)), "a play was generated twice"
+    assert set(fast) == brute_plays(hand, None, rules)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    hand=st.lists(st.sampled_from(DENSE_DECK), min_size=9, max_size=11, unique=True), rules=RULES
+)
+def test_full_hands_packed_into_few_ranks_match_brute_force(hand: list[Card], rules: Rules) -> None:
     fast = legal_plays(hand, None, rules)
     assert len(fast) == len(set(fast)), "a play was generated twice"
     assert set(fast) == brute_plays(hand, None, rules)

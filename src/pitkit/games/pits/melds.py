@@ -19,7 +19,7 @@ size.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 from operator import neg
 from typing import Literal, NamedTuple, get_args
@@ -358,6 +358,16 @@ def beats(
 
 
 # -- every legal play from a hand -------------------------------------------------
+#
+# A lead from an 11-card hand with both Jokers and two 2s has over 200 plays,
+# and bots list plays at every turn, so this part is written for speed: the
+# counts that prune are prefix sums, melds are built with `tuple.__new__`
+# (skipping NamedTuple's argument handling) and single cards are made once.
+
+_new = tuple.__new__
+_SINGLES = tuple(_new(Meld, ("single", (Card(i),), _PITS_RANK[i], 1, (), False)) for i in range(54))
+# _REPEATED[rank][k]: the wild positions of k wild cards all standing for `rank`.
+_REPEATED = tuple(tuple((r,) * k for k in range(7)) for r in range(RED_JOKER + 1))
 
 
 def legal_plays(
@@ -370,165 +380,240 @@ def legal_plays(
     ordered = _sorted(hand)
     if on_table is not None and on_table.kind == "single":
         top = on_table.top_rank
-        return [Meld("single", (c,), _PITS_RANK[c]) for c in ordered if _PITS_RANK[c] > top]
+        return [_SINGLES[c] for c in ordered if _PITS_RANK[c] > top]
     naturals, twos, jokers = _split(ordered)
-    wilds = twos + jokers
+    plays: list[Meld] = []
     if on_table is None:
-        plays = [Meld("single", (card,), _PITS_RANK[card]) for card in ordered]
-        plays += _sets(naturals, twos, jokers, None, THREE)
-        plays += _runs(naturals, jokers, None)
-        plays += _runs_of_sets(naturals, wilds, len(hand), None, rules)
+        plays += [_SINGLES[c] for c in ordered]
+        _sets(plays, naturals, twos, jokers, None)
+        _runs(plays, naturals, jokers, None)
+        _runs_of_sets(plays, naturals, twos + jokers, len(hand), None, rules)
         return plays
     kind, size, set_size = on_table.shape
     if kind == "set":
-        found: Iterable[Meld] = _sets(naturals, twos, jokers, size, on_table.top_rank)
+        _sets(plays, naturals, twos, jokers, size)
     elif kind == "run":
-        found = _runs(naturals, jokers, size)
+        _runs(plays, naturals, jokers, size)
     else:
-        found = _runs_of_sets(naturals, wilds, len(hand), (set_size, size // set_size), rules)
+        _runs_of_sets(
+            plays, naturals, twos + jokers, len(hand), (set_size, size // set_size), rules
+        )
     # Every meld found has the table's shape; only its strength remains to compare.
     to_beat = on_table.strength(rules)
-    return [meld for meld in found if meld.strength(rules) > to_beat]
+    return [meld for meld in plays if meld.strength(rules) > to_beat]
+
+
+def _by_size(cards: Sequence[Card]) -> list[list[tuple[Card, ...]]]:
+    """Every subset of `cards`, listed by size."""
+    return [list(combinations(cards, k)) for k in range(len(cards) + 1)]
 
 
 def _sets(
+    plays: list[Meld],
     naturals: dict[int, list[Card]],
     twos: list[Card],
     jokers: list[Card],
     size: int | None,
-    lowest: int,
-) -> Iterator[Meld]:
-    """Every set, or every set of `size`, of rank `lowest` or higher."""
+) -> None:
+    """Add every set, or every set of `size` cards, to `plays`."""
     wilds = twos + jokers
+    wild_sets = _by_size(wilds)
     for rank, group in naturals.items():
-        if rank < lowest:
-            continue
-        for a in range(1, len(group) + 1):
-            for b in range(len(wilds) + 1):
-                if a + b < 2 or (size is not None and a + b != size):
-                    continue
-                for nat in combinations(group, a):
-                    for wild in combinations(wilds, b):
-                        yield Meld("set", nat + wild, rank, a + b, (rank,) * b)
-    # Sets of 2s: 2s and Jokers only, the Jokers wild.
-    for total in range(2, len(wilds) + 1):
-        if size is not None and total != size:
-            continue
-        for chosen in combinations(wilds, total):
-            jokers_in = sum(1 for c in chosen if _PITS_RANK[c] > TWO)
-            yield Meld("set", chosen, TWO, total, (TWO,) * jokers_in)
-
-
-def _runs(naturals: dict[int, list[Card]], jokers: list[Card], size: int | None) -> Iterator[Meld]:
-    """Every run (or every run of `size` cards) in its strongest reading.
-
-    Each run is generated from the ranks it spans, `bottom` to `top`: every
-    rank is one of its natural cards or a Joker. Spare Jokers go above the
-    natural cards first (P4), so a run below the Ace is only read so when its
-    bottom rank is natural; a run to the Ace may have Jokers at either end.
-    """
-    joker_sets = [list(combinations(jokers, k)) for k in range(len(jokers) + 1)]
-    lengths = [size] if size is not None else range(3, ACE - THREE + 2)
-    for length in lengths:
-        for top in range(THREE + length - 1, ACE + 1):
-            bottom = top - length + 1
-            span = range(bottom, top + 1)
-            missing = sum(1 for r in span if r not in naturals)
-            if missing > len(jokers) or (top < ACE and bottom not in naturals):
+        repeated = _REPEATED[rank]
+        for a, nat_sets in enumerate(_by_size(group)):
+            if a == 0:
                 continue
-            groups = [naturals.get(r, ()) for r in span]
-            for chosen, wild in _fill(groups, bottom, len(jokers), top < ACE):
-                suited = len({_SUIT[c] for c in chosen}) == 1
-                for used in joker_sets[len(wild)]:
-                    yield Meld("run", chosen + used, top, 1, wild, suited)
+            sizes = range(max(0, 2 - a), len(wilds) + 1) if size is None else (size - a,)
+            for b in sizes:
+                if not 0 <= b <= len(wilds):
+                    continue
+                wild, total = repeated[b], a + b
+                plays += [
+                    _new(Meld, ("set", nat + used, rank, total, wild, False))
+                    for nat in nat_sets
+                    for used in wild_sets[b]
+                ]
+    # Sets of 2s: 2s and Jokers only, the Jokers wild.
+    repeated = _REPEATED[TWO]
+    for total in range(2, len(wilds) + 1) if size is None else (size,):
+        for chosen in wild_sets[total] if total <= len(wilds) else ():
+            wild = repeated[_jokers_in(chosen)]
+            plays.append(_new(Meld, ("set", chosen, TWO, total, wild, False)))
 
 
-def _fill(
-    groups: Sequence[Sequence[Card]], rank: int, jokers: int, first_natural: bool
-) -> Iterator[tuple[tuple[Card, ...], tuple[int, ...]]]:
-    """Ways to fill consecutive ranks from `rank` up, one natural card or a
-    Joker each, with at most `jokers` Jokers (a natural card first, if
-    `first_natural`): (the natural cards, the Jokers' ranks, highest first)."""
-    if not groups:
-        yield (), ()
-        return
-    for rest, wild in _fill(groups[1:], rank + 1, jokers, False):
-        for card in groups[0]:
-            yield (card, *rest), wild
-        if not first_natural and len(wild) < jokers:
-            yield rest, (*wild, rank)
+def _runs(
+    plays: list[Meld], naturals: dict[int, list[Card]], jokers: list[Card], size: int | None
+) -> None:
+    """Add every run, or every run of `size` cards, to `plays`, each in its
+    strongest reading.
+
+    Spare Jokers go above the natural cards first (P4), so runs grow upward
+    from their lowest natural rank, one natural card or one Joker a rank. A
+    run that reaches the Ace may also reach down below that rank, with Jokers.
+    """
+    joker_sets = _by_size(jokers)
+    spare = len(jokers)
+    lengths = range(3, ACE - THREE + 2) if size is None else range(size, size + 1)
+    for low, group in naturals.items():
+        # Partial runs from `low` up: (natural cards, Joker ranks highest first,
+        # suit of the natural cards or -1 once they are mixed).
+        grown: list[tuple[tuple[Card, ...], tuple[int, ...], int]]
+        grown = [((c,), (), _SUIT[c]) for c in group]
+        for top in range(low, min(ACE, low + lengths[-1] - 1) + 1):
+            if top > low:
+                above = naturals.get(top, ())
+                grown = [
+                    ((*cards, c), wild, suit if suit == _SUIT[c] else -1)
+                    for cards, wild, suit in grown
+                    for c in above
+                ] + [
+                    (cards, (top, *wild), suit) for cards, wild, suit in grown if len(wild) < spare
+                ]
+                if not grown:
+                    break
+            if top - low + 1 in lengths:
+                plays += [
+                    _new(Meld, ("run", cards + used, top, 1, wild, suit >= 0))
+                    for cards, wild, suit in grown
+                    for used in joker_sets[len(wild)]
+                ]
+        else:
+            if top < ACE:
+                continue
+            # At the Ace: reach down below `low` with Jokers.
+            for below in range(1, min(spare, low - THREE) + 1):
+                if ACE - low + 1 + below not in lengths:
+                    continue
+                under = tuple(range(low - 1, low - below - 1, -1))
+                plays += [
+                    _new(Meld, ("run", cards + used, ACE, 1, wild + under, suit >= 0))
+                    for cards, wild, suit in grown
+                    if len(wild) + below <= spare
+                    for used in joker_sets[len(wild) + below]
+                ]
+
+
+_Partial = tuple[tuple[Card, ...], tuple[int, ...], int]  # cards, wild positions, empty ranks
+
+
+class _Takes(dict[int, list[tuple[tuple[Card, ...], tuple[int, ...]]]]):
+    """For each rank, the ways to take its natural cards into a set of `n`, each
+    with the wild positions left to fill; worked out when first asked for."""
+
+    def __init__(self, naturals: dict[int, list[Card]], n: int, budget: int) -> None:
+        super().__init__()
+        self.naturals, self.n, self.budget = naturals, n, budget
+
+    def __missing__(self, rank: int) -> list[tuple[tuple[Card, ...], tuple[int, ...]]]:
+        group, n = self.naturals.get(rank, []), self.n
+        ways = [
+            (taken, (rank,) * (n - a))
+            for a in range(max(0, n - self.budget), min(n, len(group)) + 1)
+            for taken in combinations(group, a)
+        ]
+        self[rank] = ways
+        return ways
 
 
 def _runs_of_sets(
+    plays: list[Meld],
     naturals: dict[int, list[Card]],
     wilds: list[Card],
     hand_size: int,
     shape: tuple[int, int] | None,
     rules: Rules,
-) -> Iterator[Meld]:
-    """Every run of sets, or every one of (set size, ranks) `shape`."""
-    if shape is not None:
-        shapes = [shape]
-    else:
-        shapes = [
-            (n, length)
-            for n in range(2, hand_size // rules.min_run_of_sets + 1)
-            for length in range(rules.min_run_of_sets, min(hand_size // n, ACE - THREE + 1) + 1)
-        ]
-    lows: list[int | None] = [*sorted(naturals), None]  # None: no natural card at all
-    counts = [len(naturals.get(r, ())) for r in range(ACE + 1)]
-    for n, length in shapes:
-        # usable[r]: natural cards of ranks below r that a set of n can take
-        usable = [0] * (ACE + 2)
-        for r in range(ACE + 1):
-            usable[r + 1] = usable[r] + min(n, counts[r])
-        for low in lows:
-            # The span is fixed by the lowest natural rank (P4: as high as it goes).
-            top = ACE if low is None else min(ACE, low + length - 1)
-            bottom = top - length + 1
-            if bottom < THREE:
-                continue
-            most = 0 if low is None else usable[top + 1] - usable[low]
-            if n * length - most > len(wilds):
-                continue  # not enough wild cards even with every natural card
-            span = range(bottom, top + 1)
-            groups = [[] if low is None or r < low else naturals.get(r, []) for r in span]
-            need = None if low is None else low - span[0]
-            for chosen, deficits in _pick_sets(groups, n, len(wilds), need):
-                needed = sum(deficits)
-                wild = tuple(
-                    r
-                    for r, d in zip(reversed(span), reversed(deficits), strict=True)
-                    for _ in range(d)
+) -> None:
+    """Add every run of sets, or every one of (set size, ranks) `shape`, to `plays`.
+
+    A run of sets reads as high as its lowest natural rank allows (P4), so
+    runs grow upward from that rank, `low`, taking up to a set of natural
+    cards at each rank and leaving the places short to wild cards. A run
+    that reaches the Ace may also reach down below `low`, those ranks wholly
+    wild; and a run of wild cards alone is read to the Ace.
+    """
+    budget = len(wilds)
+    wild_sets = _by_size(wilds)
+    # P9: each rank with no natural card needs a Joker of its own.
+    if rules.finnish_twos:
+        jokers_in = [[_jokers_in(used) for used in same_size] for same_size in wild_sets]
+
+    def add(top: int, n: int, grown: Iterable[_Partial]) -> None:
+        """Add the runs of sets that fill these partial runs with wild cards."""
+        if not rules.finnish_twos:
+            plays.extend(
+                [
+                    _new(Meld, ("run_of_sets", cards + used, top, n, wild, False))
+                    for cards, wild, _ in grown
+                    for used in wild_sets[len(wild)]
+                ]
+            )
+            return
+        plays.extend(
+            [
+                _new(Meld, ("run_of_sets", cards + used, top, n, wild, False))
+                for cards, wild, empty in grown
+                for used, joker_count in zip(
+                    wild_sets[len(wild)], jokers_in[len(wild)], strict=True
                 )
-                empty = sum(1 for d in deficits if d == n)
-                for used in combinations(wilds, needed):
-                    # P9: each rank with no natural card needs a Joker of its own.
-                    if rules.finnish_twos and _jokers_in(used) < empty:
-                        continue
-                    yield Meld("run_of_sets", chosen + used, top, n, wild)
+                if joker_count >= empty
+            ]
+        )
+
+    shortest = rules.min_run_of_sets
+    for n in [shape[0]] if shape else range(2, hand_size // shortest + 1):
+        lengths = range(shape[1], shape[1] + 1) if shape else range(shortest, hand_size // n + 1)
+        if not lengths:
+            continue
+        # short[r]: places that ranks below r leave to wild cards, each taking all it can
+        short = [0] * (ACE + 2)
+        for r in range(THREE, ACE + 1):
+            short[r + 1] = short[r] + max(0, n - len(naturals.get(r, ())))
+        takes = _Takes(naturals, n, budget)
+        for low in naturals:
+            top = min(ACE, low + lengths[0] - 1)
+            wholly_wild = low - (top - lengths[0] + 1)
+            if wholly_wild > low - THREE or short[top + 1] - short[low] + n * wholly_wild > budget:
+                continue  # even the shortest run from `low` is short of wild cards
+            grown: list[_Partial] = [
+                (taken, wild, 0) for taken, wild in takes[low] if len(wild) < n
+            ]
+            for top in range(low, min(ACE, low + lengths[-1] - 1) + 1):
+                if top > low:
+                    options = takes[top]
+                    grown = [
+                        (cards + taken, more + wild, empty + (len(more) == n))
+                        for cards, wild, empty in grown
+                        for taken, more in options
+                        if len(wild) + len(more) <= budget
+                    ]
+                    if not grown:
+                        break
+                if top - low + 1 in lengths:
+                    add(top, n, grown)
+            else:
+                if top < ACE:
+                    continue
+                # At the Ace: reach down below `low` with ranks of wild cards only.
+                for below in range(1, low - THREE + 1):
+                    if ACE - low + 1 + below in lengths:
+                        under = tuple(
+                            r for r in range(low - 1, low - below - 1, -1) for _ in range(n)
+                        )
+                        add(
+                            ACE,
+                            n,
+                            (
+                                (cards, wild + under, empty + below)
+                                for cards, wild, empty in grown
+                                if len(wild) + len(under) <= budget
+                            ),
+                        )
+        # No natural card at all: a run of wild cards to the Ace.
+        for length in lengths:
+            if n * length <= budget:
+                wild = tuple(r for r in range(ACE, ACE - length, -1) for _ in range(n))
+                add(ACE, n, [((), wild, length)])
 
 
 def _jokers_in(cards: Iterable[Card]) -> int:
     return sum(1 for c in cards if _PITS_RANK[c] > TWO)
-
-
-def _pick_sets(
-    groups: list[list[Card]], n: int, budget: int, need: int | None
-) -> Iterator[tuple[tuple[Card, ...], list[int]]]:
-    """Ways to take up to `n` natural cards of each rank (at least one of rank
-    number `need`, the lowest natural one), leaving no more than `budget`
-    places to wild cards: (the natural cards, the wild places at each rank)."""
-    if not groups:
-        yield (), []
-        return
-    group, rest = groups[0], groups[1:]
-    # Places the later ranks must leave to wild cards whatever they take.
-    later = sum(n - min(n, len(g)) for g in rest)
-    smallest = max(1 if need == 0 else 0, n - (budget - later))
-    for a in range(smallest, min(n, len(group)) + 1):
-        for taken in combinations(group, a):
-            for more, deficits in _pick_sets(
-                rest, n, budget - (n - a), None if need is None else need - 1
-            ):
-                yield taken + more, [n - a, *deficits]
