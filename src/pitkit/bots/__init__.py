@@ -1,9 +1,10 @@
 """Bots for every game: generic ones, and those each game registers.
 
 ``make(game, "random", seed)`` builds a bot; ``names(game)`` lists them.
-The generic ``search`` bot takes a budget and a rollout policy in its name:
-``search:1s``, ``search:2000``, ``search:1s:heuristic`` (see
-`pitkit.bots.search`).
+The generic search bots take a budget in their names: ``search:1s``,
+``search:2000``, ``search:1s:heuristic`` (tree search, with a rollout
+policy; see `pitkit.bots.search`) and ``rollouts:1s``, ``rollouts:200``
+(the game's heuristic improved by rollouts; see `pitkit.bots.rollouts`).
 """
 
 from __future__ import annotations
@@ -11,13 +12,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from pitkit.bots import rollouts
+from pitkit.bots.rollouts import RolloutBot
 from pitkit.bots.search import DEFAULT_ITERATIONS, SearchBot
 from pitkit.core.actions import Action
 from pitkit.core.errors import UnknownName
 from pitkit.core.game import Bot, BotInfo, Game
 from pitkit.core.state import State
 
-__all__ = ["GENERIC", "RandomBot", "SearchBot", "available", "make", "names"]
+__all__ = ["GENERIC", "RandomBot", "RolloutBot", "SearchBot", "available", "make", "names"]
 
 
 class RandomBot:
@@ -35,12 +38,21 @@ def _search(seed: int | None = None) -> Bot:
     return SearchBot(seed)
 
 
+def _rollouts(seed: int | None = None) -> Bot:
+    return RolloutBot(seed)
+
+
 GENERIC: dict[str, BotInfo] = {
     "random": BotInfo("plays a uniformly random legal action", RandomBot),
     "search": BotInfo(
         f"tree search over sampled deals, checked against the game's heuristic bot "
         f"({DEFAULT_ITERATIONS} iterations a move; search:1s, search:2000:ROLLOUT-BOT)",
         _search,
+    ),
+    "rollouts": BotInfo(
+        f"the game's heuristic, improved by playing its candidate moves out over sampled "
+        f"deals ({rollouts.DEFAULT_ITERATIONS} deals a move; rollouts:1s, rollouts:200)",
+        _rollouts,
     ),
 }
 
@@ -56,7 +68,10 @@ def names(game: Game) -> list[str]:
 
 
 def make(game: Game, name: str, seed: int | None = None) -> Bot:
-    """A new bot called `name` for `game`; ``search:...`` names set the search's budget."""
+    """A new bot called `name` for `game`; ``search:...`` and ``rollouts:...``
+    names set the search's budget."""
+    if name.startswith("rollouts:"):
+        return RolloutBot.from_name(name, seed)
     if name.startswith("search:"):
         bot = SearchBot.from_name(name, seed)
         if bot.rollout_name not in (None, "random") and bot.rollout_name not in game.bots:

@@ -46,11 +46,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from pitkit.bots.playout import actor, current_hand, rebased, step, utilities
 from pitkit.core.actions import Action
 from pitkit.core.errors import UnknownName
 from pitkit.core.game import Bot
-from pitkit.core.match import Match
-from pitkit.core.state import Outcome, State
+from pitkit.core.state import State
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -64,8 +64,6 @@ __all__ = [
 #: Iterations a move of the plain ``search`` bot: deterministic for a seed,
 #: a fraction of a second a move in every game.
 DEFAULT_ITERATIONS = 400
-#: How much a place is worth, in points, next to the game's own points.
-RANK_WEIGHT = 0.25
 #: UCB's exploration constant, in units of the spread of utilities seen.
 EXPLORATION = 0.7
 #: How many standard errors a move must gain over the guide's proposal to overrule it.
@@ -117,14 +115,15 @@ class SearchSpec:
     rollout: str | None = None
 
     @classmethod
-    def parse(cls, name: str) -> SearchSpec:
-        """Read a name such as ``search``, ``search:1s`` or ``search:500:heuristic``."""
-        base, *parts = name.split(":")
-        if base != "search" or len(parts) > 2:
+    def parse(cls, name: str, base: str = "search", default: Budget | None = None) -> SearchSpec:
+        """Read a name such as ``search``, ``search:1s`` or ``search:500:heuristic``
+        (`base` is the name's first part; `default` the budget when none is given)."""
+        first, *parts = name.split(":")
+        if first != base or len(parts) > 2:
             raise UnknownName(
-                f"{name!r} is not a search bot; write search[:BUDGET][:ROLLOUT], e.g. search:1s"
+                f"{name!r} is not a {base} bot; write {base}[:BUDGET][:ROLLOUT], e.g. {base}:1s"
             )
-        budget, rollout = Budget(), None
+        budget, rollout = default or Budget(), None
         for part in parts:
             if _BUDGET.match(part):
                 budget = Budget.parse(part)
@@ -133,21 +132,6 @@ class SearchSpec:
             else:
                 raise UnknownName(f"bad search bot name {name!r}")
         return cls(budget, rollout)
-
-
-def current_hand(state: State[Any]) -> State[Any]:
-    """The hand being played in `state` (itself, unless it is a match)."""
-    return state.hand if isinstance(state, Match) else state
-
-
-def utilities(outcome: Outcome) -> list[float]:
-    """What a finished hand is worth to each seat: its points above the
-    table's mean, plus `RANK_WEIGHT` a place above the mean place."""
-    points, ranks = outcome.points, outcome.ranks
-    n = len(points)
-    mean_points = sum(points) / n
-    mean_rank = sum(ranks) / n
-    return [points[s] - mean_points + RANK_WEIGHT * (mean_rank - ranks[s]) for s in range(n)]
 
 
 class _Edge:
@@ -220,7 +204,7 @@ class SearchBot:
         if len(actions) == 1:
             self.last_iterations = 0
             return actions[0]
-        root = _rebased(hand)
+        root = rebased(hand)
         tree = _Edge(player)
         policy = self._game_bot(hand, self.rollout_name)
         guide = self._game_bot(hand, self._guide_name(hand)) if self.guided else None
@@ -254,7 +238,7 @@ class SearchBot:
         path: list[_Edge] = []
         expanded = False
         while not world.is_over:
-            seat = _actor(world, rng)
+            seat = actor(world, rng)
             legal: list[Action] = world.legal_actions(seat)
             children = node.children
             fresh = [a for a in legal if (seat, a) not in children]
@@ -269,7 +253,7 @@ class SearchBot:
                 expanded = True
             else:
                 child, action = self._select(children, seat, legal)
-            _step(world, seat, action)
+            step(world, seat, action)
             path.append(child)
             node = child
             if expanded:
@@ -309,12 +293,12 @@ class SearchBot:
         if policy is None:
             choice = rng.choice
             while not world.is_over:
-                seat = _actor(world, rng)
-                _step(world, seat, choice(world.legal_actions(seat)))
+                seat = actor(world, rng)
+                step(world, seat, choice(world.legal_actions(seat)))
             return
         while not world.is_over:
-            seat = _actor(world, rng)
-            _step(world, seat, policy.choose(world, seat))
+            seat = actor(world, rng)
+            step(world, seat, policy.choose(world, seat))
 
     @staticmethod
     def _guide_name(hand: State[Any]) -> str | None:
@@ -335,29 +319,3 @@ class SearchBot:
 
             bot = self._bots[key] = make(games.get(hand.game), name, self.rng.getrandbits(32))
         return bot
-
-
-def _actor(state: State[Any], rng: random.Random) -> int:
-    """Who acts next: the one seat to act, or one drawn when several may act at once."""
-    actors = state.to_act
-    if len(actors) == 1:
-        for seat in actors:
-            return seat
-    return rng.choice(sorted(actors))
-
-
-def _step(state: State[Any], seat: int, action: Action) -> None:
-    """`State.apply` for an action known to be legal: the same log entry and
-    effect, without parsing it or checking it again."""
-    state.log.append(state._action_event(seat, action))
-    state._apply(seat, action)
-
-
-def _rebased(hand: State[Any]) -> State[Any]:
-    """A copy of `hand` whose log holds only the hand's own events, so that
-    the copies search makes do not copy the whole match's log each time."""
-    root = hand.clone()
-    root.log = root.log[root.log_start :]
-    root.log_start = 0
-    root._set_chance(root.chance)
-    return root

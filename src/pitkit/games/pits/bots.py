@@ -33,39 +33,43 @@ class HeuristicBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: State[Any], player: int) -> PitsAction:
+        return self.rank(state, player)[0]
+
+    def rank(self, state: State[Any], player: int) -> list[PitsAction]:
+        """Every legal action of `player`, the bot's choice first, then the
+        others from most to least attractive."""
         hand = current_hand(state)
         cards = hand.hands[player]
         if hand.phase is Phase.PLAY:
-            return self._play(hand, player)
+            return self._plays(hand, player)
         options = hand.legal_actions(player)
         if hand.phase in (Phase.FIRST_TAKES, Phase.FOURTH_TAKES):
-            return max(
-                (a for a in options if isinstance(a, Take)),
-                key=lambda a: _keep_value(a.card, cards),
-            )
+            takes = [a for a in options if isinstance(a, Take)]
+            return [*sorted(takes, key=lambda a: -_keep_value(a.card, cards))]
         # Give: the card worth least to the hand (the giver of a highest card has no real choice).
-        return min(
-            (a for a in options if isinstance(a, Give)), key=lambda a: _keep_value(a.card, cards)
-        )
+        gives = [a for a in options if isinstance(a, Give)]
+        return [*sorted(gives, key=lambda a: _keep_value(a.card, cards))]
 
-    def _play(self, hand: Hand, player: int) -> PitsAction:
+    def _plays(self, hand: Hand, player: int) -> list[PitsAction]:
         cards = hand.hands[player]
         plays = hand.plays()
+        passing: list[PitsAction] = [] if hand.table is None else [Pass()]
         for play, meld in plays.items():
-            if len(meld.cards) == len(cards):
-                return play  # out in one move, like the seed's "lucky hand"
+            if len(meld.cards) == len(cards):  # out in one move, like the seed's "lucky hand"
+                return [play, *passing, *[p for p in plays if p != play]]
         if not plays:
-            return Pass()
+            return passing
         held = Counter(pits_rank(c) for c in cards)
         costed = sorted(plays.items(), key=lambda item: (_cost(item[1], held), self.rng.random()))
-        play, meld = costed[0]
+        ranked: list[PitsAction] = [play for play, _ in costed]
         if hand.table is None:
-            return play
+            return ranked
+        meld = costed[0][1]
         danger = min(len(hand.hands[s]) for s in hand.holders() if s != player) <= 2
         reckless = _wilds(meld) or _breaks(meld, held)
         if reckless and len(cards) - len(meld.cards) > 3 and not danger:
-            return Pass()
-        return play
+            return [*passing, *ranked]
+        return [ranked[0], *passing, *ranked[1:]]
 
 
 def _wilds(meld: Meld) -> int:

@@ -1,0 +1,56 @@
+"""What the search bots share: playing a hand out fast, and what its end is worth."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pitkit.core.actions import Action
+from pitkit.core.match import Match
+from pitkit.core.state import Outcome, State
+
+__all__ = ["RANK_WEIGHT", "actor", "current_hand", "rebased", "step", "utilities"]
+
+#: How much a place is worth, in points, next to the game's own points.
+RANK_WEIGHT = 0.25
+
+
+def current_hand(state: State[Any]) -> State[Any]:
+    """The hand being played in `state` (itself, unless it is a match)."""
+    return state.hand if isinstance(state, Match) else state
+
+
+def utilities(outcome: Outcome) -> list[float]:
+    """What a finished hand is worth to each seat: its points above the
+    table's mean, plus `RANK_WEIGHT` a place above the mean place."""
+    points, ranks = outcome.points, outcome.ranks
+    n = len(points)
+    mean_points = sum(points) / n
+    mean_rank = sum(ranks) / n
+    return [points[s] - mean_points + RANK_WEIGHT * (mean_rank - ranks[s]) for s in range(n)]
+
+
+def actor(state: State[Any], rng: random.Random) -> int:
+    """Who acts next: the one seat to act, or one drawn when several may act at once."""
+    actors = state.to_act
+    if len(actors) == 1:
+        for seat in actors:
+            return seat
+    return rng.choice(sorted(actors))
+
+
+def step(state: State[Any], seat: int, action: Action) -> None:
+    """`State.apply` for an action known to be legal: the same log entry and
+    effect, without parsing it or checking it again."""
+    state.log.append(state._action_event(seat, action))
+    state._apply(seat, action)
+
+
+def rebased(hand: State[Any]) -> State[Any]:
+    """A copy of `hand` whose log holds only the hand's own events, so that
+    the copies search makes do not copy the whole match's log each time."""
+    root = hand.clone()
+    root.log = root.log[root.log_start :]
+    root.log_start = 0
+    root._set_chance(root.chance)
+    return root

@@ -1,0 +1,197 @@
+"""A rollout bot for every game: the game's heuristic, improved by search.
+
+The rollout algorithm (Tesauro and Galperin 1996; Bertsekas, "rollout
+policies"): to choose a move, play each candidate move out to the end of the
+hand many times, every seat then following the game's heuristic bot, and
+keep the move that does best. Its expected play is at least as good as the
+heuristic it rolls out, and usually better, because it looks at what each
+move leads to instead of judging the move on its own.
+
+Each iteration:
+
+1. **Determinize.** Deal the cards the bot's seat cannot see with
+   `State.sample_unseen`, the game's sampler, which keeps to everything that
+   seat knows.
+2. **Play every candidate in that deal**, then finish the hand with the
+   heuristic for every seat, from one random seed shared by all candidates
+   (common random numbers): the candidates meet the same cards and the same
+   luck, so the differences between their outcomes measure the moves, not
+   the deal.
+3. **Record** each candidate's utility (as `pitkit.bots.search.utilities`)
+   less that of the heuristic's own choice in the same deal.
+
+The heuristic's choice is played unless another candidate's mean difference
+beats it by `confidence` standard errors. When a seat has more legal moves
+than `width`, the candidates are the heuristic's `width` favourites (a bot
+that can rank moves has a ``rank(state, player)`` method), or its choice and
+a random sample of the others.
+
+Names: ``rollouts`` (`DEFAULT_ITERATIONS` deals a move), ``rollouts:1s`` or
+``rollouts:250ms`` (time a move), ``rollouts:200`` (deals a move).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Protocol, runtime_checkable
+
+from pitkit.bots.playout import actor, current_hand, rebased, step, utilities
+from pitkit.bots.search import Budget, SearchSpec
+from pitkit.core.actions import Action
+from pitkit.core.game import Bot, Game
+from pitkit.core.state import State
+
+__all__ = ["DEFAULT_ITERATIONS", "WIDTH", "Ranker", "RolloutBot"]
+
+#: Deals a move of the plain ``rollouts`` bot.
+DEFAULT_ITERATIONS = 30
+#: Most candidate moves compared at once.
+WIDTH = 6
+#: How many standard errors a move must gain over the heuristic's choice to be played instead.
+CONFIDENCE = 2.0
+
+
+@runtime_checkable
+class Ranker(Protocol):
+    """A bot that can order a seat's legal moves, its favourite first."""
+
+    def rank(self, state: State[Any], player: int) -> list[Action]:
+        """`player`'s legal actions, best first by the bot's judgement."""
+        ...
+
+
+class _Candidate:
+    """A candidate move's paired differences from the heuristic's choice."""
+
+    __slots__ = ("count", "squares", "total")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, difference: float) -> None:
+        self.count += 1
+        self.total += difference
+        self.squares += difference * difference
+
+    def mean(self) -> float:
+        """The mean difference (0 before any deal)."""
+        return self.total / self.count if self.count else 0.0
+
+    def error(self) -> float:
+        """The standard error of `mean` (infinite with fewer than two deals)."""
+        n = self.count
+        if n < 2:
+            return math.inf
+        variance = max(0.0, (self.squares - self.total * self.total / n) / (n - 1))
+        return math.sqrt(variance / n)
+
+
+class RolloutBot:
+    """Plays each candidate move out with the game's heuristic over sampled
+    deals, and keeps the heuristic's choice unless another move is clearly
+    better (see the module). With an iteration budget the bot is
+    deterministic for its seed."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: Budget | None = None,
+        width: int = WIDTH,
+        confidence: float = CONFIDENCE,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.budget = budget or Budget(iterations=DEFAULT_ITERATIONS)
+        self.width = width
+        self.confidence = confidence
+        self._guides: dict[str, tuple[str | None, Bot | None]] = {}
+        #: Deals played by the last `choose` (for tests and benchmarks).
+        self.last_iterations = 0
+
+    @classmethod
+    def from_name(cls, name: str, seed: int | None = None) -> RolloutBot:
+        """The bot a registry name such as ``rollouts:1s`` stands for."""
+        spec = SearchSpec.parse(name, base="rollouts", default=Budget(DEFAULT_ITERATIONS))
+        if spec.rollout is not None:
+            raise ValueError(f"{name!r}: a rollout bot always rolls out the game's heuristic")
+        return cls(seed, spec.budget)
+
+    def choose(self, state: State[Any], player: int) -> Action:
+        """The heuristic's move, or a candidate that beats it beyond doubt."""
+        hand = current_hand(state)
+        actions: list[Action] = hand.legal_actions(player)
+        if len(actions) == 1:
+            self.last_iterations = 0
+            return actions[0]
+        from pitkit import games
+
+        game = games.get(hand.game)
+        name, guide = self._guide(game)
+        proposal = guide.choose(hand, player) if guide is not None else self.rng.choice(actions)
+        candidates = self._candidates(hand, player, actions, proposal, guide)
+        root = rebased(hand)
+        stats = {c: _Candidate() for c in candidates if c != proposal}
+        budget = self.budget
+        limit = budget.iterations if budget.iterations is not None else math.inf
+        deadline = math.inf if budget.seconds is None else time.perf_counter() + budget.seconds
+        done = 0
+        while done < limit and (done == 0 or time.perf_counter() < deadline):
+            world = root.sample_unseen(player, self.rng)
+            seed = self.rng.getrandbits(64)
+            base = self._play_out(world, player, proposal, game, name, seed)
+            for move, record in stats.items():
+                record.add(self._play_out(world, player, move, game, name, seed) - base)
+            done += 1
+        self.last_iterations = done
+        best = max(stats, key=lambda c: stats[c].mean())
+        if stats[best].mean() > self.confidence * stats[best].error():
+            return best
+        return proposal
+
+    def _guide(self, game: Game) -> tuple[str | None, Bot | None]:
+        """The game's own first bot (its heuristic), or none."""
+        if game.name not in self._guides:
+            from pitkit.bots import make
+
+            name = next(iter(game.bots), None)
+            bot = make(game, name, self.rng.getrandbits(32)) if name else None
+            self._guides[game.name] = (name, bot)
+        return self._guides[game.name]
+
+    def _candidates(
+        self,
+        hand: State[Any],
+        player: int,
+        actions: list[Action],
+        proposal: Action,
+        guide: Bot | None,
+    ) -> list[Action]:
+        """The moves to compare: all, or the guide's favourites when there are many."""
+        if len(actions) <= self.width:
+            return actions
+        if isinstance(guide, Ranker):
+            ranked = guide.rank(hand, player)
+            return [proposal, *[a for a in ranked if a != proposal][: self.width - 1]]
+        others = [a for a in actions if a != proposal]
+        return [proposal, *self.rng.sample(others, self.width - 1)]
+
+    @staticmethod
+    def _play_out(
+        world: State[Any], player: int, move: Action, game: Game, name: str | None, seed: int
+    ) -> float:
+        """`player`'s utility when it plays `move` in `world` and every seat then
+        follows the heuristic (or plays at random), luck drawn from `seed`."""
+        from pitkit.bots import RandomBot, make
+
+        state = world.clone()
+        step(state, player, move)
+        rng = random.Random(seed)
+        policy = make(game, name, seed) if name else RandomBot(seed)
+        while not state.is_over:
+            seat = actor(state, rng)
+            step(state, seat, policy.choose(state, seat))
+        assert state.outcome is not None
+        return utilities(state.outcome)[player]

@@ -1,0 +1,117 @@
+"""The generic rollout bot: names, candidates, sound play, and no peeking."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from pitkit import games
+from pitkit.bots import RolloutBot, make, names
+from pitkit.bots.rollouts import DEFAULT_ITERATIONS, Ranker
+from pitkit.bots.search import Budget
+from pitkit.core import Action, Match, State, UnknownName
+from pitkit.games.pits import Pass
+from pitkit.games.pits.bots import HeuristicBot
+from pitkit.games.pittypat import Draw, MatchCard, Rules
+from tests.bots.test_search import TURN_BASED, advanced
+from tests.games.pittypat.helpers import stacked_hand
+
+
+def test_budgets_read_from_names() -> None:
+    game = games.get("pits")
+    assert make(game, "rollouts", 1).budget == Budget(iterations=DEFAULT_ITERATIONS)  # type: ignore[attr-defined]
+    assert RolloutBot.from_name("rollouts:1s").budget == Budget(iterations=None, seconds=1.0)
+    assert RolloutBot.from_name("rollouts:200").budget == Budget(iterations=200)
+    for bad in ("rollouts:1.5", "rollouts:0", "rollouts:1s:heuristic", "rolloutsy"):
+        with pytest.raises((ValueError, UnknownName)):
+            RolloutBot.from_name(bad)
+
+
+@pytest.mark.parametrize("name", TURN_BASED)
+def test_every_game_lists_the_rollout_bot(name: str) -> None:
+    game = games.get(name)
+    assert "rollouts" in names(game)
+    assert isinstance(make(game, "rollouts:1s", 1), RolloutBot)
+
+
+def test_it_goes_out_when_it_can() -> None:
+    # As in the search bot's test: matching KD wins at once; drawing may lose.
+    hand = stacked_hand({1: "7H 7S 9C 9D KS"}, "KD", rules=Rules())
+    assert set(hand.legal_actions(1)) == {MatchCard(hand.hands[1][0]), Draw()}
+    assert RolloutBot(3, Budget(iterations=40)).choose(hand, 1) == MatchCard(hand.hands[1][0])
+
+
+@pytest.mark.parametrize("name", TURN_BASED)
+def test_it_never_peeks(name: str) -> None:
+    # Deals the seat cannot tell apart get the same move from the same seed.
+    for seed in range(2):
+        match = advanced(name, seed, moves=3 + 5 * seed)
+        seat = min(match.to_act)
+        other = match.sample_unseen(seat, random.Random(99))
+        assert match.zones() != other.zones()
+        first = RolloutBot(7, Budget(iterations=4)).choose(match, seat)
+        second = RolloutBot(7, Budget(iterations=4)).choose(other, seat)
+        assert first == second
+        assert first in match.legal_actions(seat)
+
+
+@pytest.mark.parametrize("name", TURN_BASED)
+def test_rollout_bots_play_legal_moves_at_every_seat(name: str) -> None:
+    match = games.get(name).new_match(seed=4)
+    bots = [RolloutBot(s, Budget(iterations=2)) for s in range(match.players)]
+    for _ in range(20):
+        seat = min(match.to_act)
+        match.apply(seat, bots[seat].choose(match, seat))  # raises if illegal
+    assert len(match.log) > 20
+
+
+def test_the_state_is_left_alone_and_iterations_counted() -> None:
+    match = advanced("ace-pit", 3, moves=4)
+    before = ([e.to_json() for e in match.log], match.zones())
+    bot = RolloutBot(1, Budget(iterations=6))
+    bot.choose(match, min(match.to_act))
+    assert ([e.to_json() for e in match.log], match.zones()) == before
+    assert bot.last_iterations == 6
+
+
+def test_many_moves_are_cut_to_the_heuristics_favourites() -> None:
+    match = games.get("pits").new_match(seed=2, rules={"hands": 1})
+    seat = min(match.to_act)
+    heuristic = HeuristicBot(5)
+    assert isinstance(heuristic, Ranker)
+    ranked = heuristic.rank(match, seat)
+    assert sorted(map(str, ranked)) == sorted(map(str, match.legal_actions(seat)))
+    bot = RolloutBot(1, width=4)
+    chosen = bot._candidates(match.hand, seat, match.legal_actions(seat), ranked[0], heuristic)
+    assert chosen == ranked[:4]
+
+
+def test_a_ranked_pass_stays_a_candidate_when_following() -> None:
+    # Following a meld, the heuristic lists passing right after its choice.
+    match: Match[Any, Any] = games.get("pits").new_match(seed=3, rules={"hands": 1})
+    rng = random.Random(3)
+    while match.hand.table is None or len(match.legal_actions(min(match.to_act))) < 3:  # type: ignore[attr-defined]
+        seat = min(match.to_act)
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+    ranked = HeuristicBot(1).rank(match, min(match.to_act))
+    assert Pass() in ranked[:2]
+
+
+class _Worst:
+    """A heuristic that always proposes the move the rollouts should reject."""
+
+    def __init__(self, worst: Action) -> None:
+        self.worst = worst
+
+    def choose(self, state: State[Any], player: int) -> Action:
+        return self.worst
+
+
+def test_a_clearly_worse_proposal_is_overruled() -> None:
+    # Seat 1 can win at once by matching; a guide that draws instead is overruled.
+    hand = stacked_hand({1: "7H 7S 9C 9D KS"}, "KD", rules=Rules())
+    bot = RolloutBot(3, Budget(iterations=40))
+    bot._guides["pitty-pat"] = ("sensible", _Worst(Draw()))
+    assert bot.choose(hand, 1) == MatchCard(hand.hands[1][0])
