@@ -216,7 +216,7 @@ class SearchBot:
         done = 0
         while done < limit and (done == 0 or time.perf_counter() < deadline):
             world = root.sample_unseen(player, self.rng)
-            self._iterate(world, tree, policy)
+            self._iterate(world, tree, policy, player)
             done += 1
         self.last_iterations = done
         edges = {a: e for a in actions if (e := tree.children.get((player, a))) is not None}
@@ -233,12 +233,14 @@ class SearchBot:
 
     # -- one iteration ------------------------------------------------------
 
-    def _iterate(self, world: State[Any], node: _Edge, policy: Bot | None) -> None:
+    def _iterate(self, world: State[Any], node: _Edge, policy: Bot | None, player: int) -> None:
         rng = self.rng
         path: list[_Edge] = []
         expanded = False
         while not world.is_over:
-            seat = actor(world, rng)
+            # The searching seat moves first: where several seats may act at once
+            # (Pit's trading), the root must hold its own moves.
+            seat = player if not path else actor(world, rng)
             legal: list[Action] = world.legal_actions(seat)
             children = node.children
             fresh = [a for a in legal if (seat, a) not in children]
