@@ -54,6 +54,13 @@ def test_bad_entries_get_a_message_and_a_new_prompt() -> None:
     assert "Goodbye" in result.output
 
 
+def test_play_seats_six_when_the_options_ask_for_teams() -> None:
+    # Pitch's teams (C1) need six seats: the default table follows the option.
+    result = runner.invoke(app, ["play", "pitch", "--seed", "3", "-o", "teams=2x3"], input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert "seat 5:" in result.output and "seat 6:" not in result.output
+
+
 def test_play_refuses_unknown_games_bots_and_options() -> None:
     assert "no game named 'chess'" in runner.invoke(app, ["play", "chess"]).output
     result = runner.invoke(app, ["play", "pitty-pat", "--seats", "human,wizard"])

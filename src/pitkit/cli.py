@@ -149,7 +149,11 @@ def play(
     game = _game(game_name)
     bot_names = bot_registry.names(game)
     default_bot = bot_names[-1]
-    seating = (seats or ",".join([HUMAN] + [default_bot] * (game.default_players - 1))).split(",")
+    try:
+        seats_wanted = game.make_rules(list(option or [])).players() or game.default_players
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    seating = (seats or ",".join([HUMAN] + [default_bot] * (seats_wanted - 1))).split(",")
     seating = [s.strip() for s in seating]
     match = _new_match(game, len(seating), option, seed)
     if game.realtime:

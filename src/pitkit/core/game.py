@@ -113,13 +113,15 @@ class Game:
         *,
         chance: Chance | None = None,
     ) -> Match[Any, Any]:
-        """A new match for `players` seats (default: the usual number)."""
-        n = self.default_players if players is None else players
+        """A new match for `players` seats (default: the number the rules call
+        for, else the game's usual number)."""
+        ruleset = self.make_rules(rules)
+        n = players if players is not None else ruleset.players() or self.default_players
         if not self.min_players <= n <= self.max_players:
             raise BadOption(
                 f"{self.title} is for {self.min_players}-{self.max_players} players, not {n}"
             )
-        return self.match(self.make_rules(rules), n, seed, chance)
+        return self.match(ruleset, n, seed, chance)
 
     def replay(self, header: Mapping[str, Any], events: Iterable[Event]) -> Match[Any, Any]:
         """Rebuild a match from its log: header and events (see `pitkit.core.events`)."""

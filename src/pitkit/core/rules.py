@@ -46,6 +46,11 @@ class RuleSet:
         for f in dataclasses.fields(self):
             _check(self, f.name, getattr(self, f.name))
 
+    def players(self) -> int | None:
+        """The number of seats these rules call for, when an option fixes it
+        (Pitch's teams need six); None leaves it to the game's usual number."""
+        return None
+
     @classmethod
     def options(cls) -> list[OptionInfo]:
         """Every option of this rule set, in declaration order."""

@@ -73,6 +73,10 @@ class Rules(RuleSet):
         """True for the tournament column."""
         return self.mode == "tournament"
 
+    def players(self) -> int | None:
+        """Six seats for teams (C1); otherwise the game's usual number."""
+        return 6 if self.teams != "none" else None
+
     def check_players(self, players: int) -> None:
         """Refuse a table size these rules do not allow (C1), with `BadOption`."""
         if self.tournament and not 2 <= players <= 4:
