@@ -8,14 +8,14 @@ from typing import Any
 import pytest
 
 from pitkit import games
-from pitkit.bots import RolloutBot, make, names
+from pitkit.bots import RolloutBot, make
 from pitkit.bots.rollouts import DEFAULT_ITERATIONS, Ranker
 from pitkit.bots.search import Budget
 from pitkit.core import Action, Match, State, UnknownName
 from pitkit.games.pits import Pass
 from pitkit.games.pits.bots import HeuristicBot
 from pitkit.games.pittypat import Draw, MatchCard, Rules
-from tests.bots.test_search import TURN_BASED, advanced
+from tests.bots.test_search import advanced
 from tests.games.pittypat.helpers import stacked_hand
 
 
@@ -29,42 +29,11 @@ def test_budgets_read_from_names() -> None:
             RolloutBot.from_name(bad)
 
 
-@pytest.mark.parametrize("name", TURN_BASED)
-def test_every_game_lists_the_rollout_bot(name: str) -> None:
-    game = games.get(name)
-    assert "rollouts" in names(game)
-    assert isinstance(make(game, "rollouts:1s", 1), RolloutBot)
-
-
 def test_it_goes_out_when_it_can() -> None:
     # As in the search bot's test: matching KD wins at once; drawing may lose.
     hand = stacked_hand({1: "7H 7S 9C 9D KS"}, "KD", rules=Rules())
     assert set(hand.legal_actions(1)) == {MatchCard(hand.hands[1][0]), Draw()}
     assert RolloutBot(3, Budget(iterations=40)).choose(hand, 1) == MatchCard(hand.hands[1][0])
-
-
-@pytest.mark.parametrize("name", TURN_BASED)
-def test_it_never_peeks(name: str) -> None:
-    # Deals the seat cannot tell apart get the same move from the same seed.
-    for seed in range(2):
-        match = advanced(name, seed, moves=3 + 5 * seed)
-        seat = min(match.to_act)
-        other = match.sample_unseen(seat, random.Random(99))
-        assert match.zones() != other.zones()
-        first = RolloutBot(7, Budget(iterations=4)).choose(match, seat)
-        second = RolloutBot(7, Budget(iterations=4)).choose(other, seat)
-        assert first == second
-        assert first in match.legal_actions(seat)
-
-
-@pytest.mark.parametrize("name", TURN_BASED)
-def test_rollout_bots_play_legal_moves_at_every_seat(name: str) -> None:
-    match = games.get(name).new_match(seed=4)
-    bots = [RolloutBot(s, Budget(iterations=2)) for s in range(match.players)]
-    for _ in range(20):
-        seat = min(match.to_act)
-        match.apply(seat, bots[seat].choose(match, seat))  # raises if illegal
-    assert len(match.log) > 20
 
 
 def test_the_state_is_left_alone_and_iterations_counted() -> None:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from pitkit import games
-from pitkit.bots import SearchBot, make, names
+from pitkit.bots import RolloutBot, SearchBot, make, names
 from pitkit.bots.search import Budget, SearchSpec, utilities
 from pitkit.core import Match, Outcome, UnknownName
+from pitkit.core.game import Bot
 from pitkit.games.pittypat import Draw, MatchCard, Rules
 from tests.games.pittypat.helpers import stacked_hand
 
@@ -48,11 +50,13 @@ def test_budgets_read_from_names() -> None:
             SearchSpec.parse(bad)
 
 
+@pytest.mark.parametrize("kind", [SearchBot, RolloutBot])
 @pytest.mark.parametrize("name", TURN_BASED)
-def test_every_game_lists_the_search_bot(name: str) -> None:
+def test_every_game_lists_the_search_bots(name: str, kind: type) -> None:
     game = games.get(name)
-    assert "search" in names(game)
-    assert isinstance(make(game, "search:1s", 1), SearchBot)
+    base = "search" if kind is SearchBot else "rollouts"
+    assert base in names(game)
+    assert isinstance(make(game, f"{base}:1s", 1), kind)
 
 
 def test_an_unknown_rollout_bot_is_refused() -> None:
@@ -78,29 +82,44 @@ def test_it_goes_out_when_it_can() -> None:
     assert bot.choose(hand, 1) == MatchCard(hand.hands[1][0])
 
 
+def _search(seed: int, iterations: int) -> Bot:
+    return SearchBot(seed, Budget(iterations=iterations * 6))
+
+
+def _rollouts(seed: int, iterations: int) -> Bot:
+    return RolloutBot(seed, Budget(iterations=iterations))
+
+
+# Both search bots, each made from (seed, a small budget).
+SEARCHERS = [pytest.param(_search, id="search"), pytest.param(_rollouts, id="rollouts")]
+
+
+@pytest.mark.parametrize("bot", SEARCHERS)
 @pytest.mark.parametrize("name", TURN_BASED)
-def test_it_never_peeks(name: str) -> None:
+def test_it_never_peeks(name: str, bot: Callable[[int, int], Bot]) -> None:
     # Deals the seat cannot tell apart get the same move from the same seed.
     for seed in range(2):
         match = advanced(name, seed, moves=3 + 5 * seed)
         seat = min(match.to_act)
         other = match.sample_unseen(seat, random.Random(99))
-        hidden = {z: list(c) for z, c in match.zones().items()}
-        assert hidden != {z: list(c) for z, c in other.zones().items()}
-        first = SearchBot(7, Budget(iterations=25)).choose(match, seat)
-        second = SearchBot(7, Budget(iterations=25)).choose(other, seat)
+        assert match.zones() != other.zones()
+        first = bot(7, 4).choose(match, seat)
+        second = bot(7, 4).choose(other, seat)
         assert first == second
         assert first in match.legal_actions(seat)
 
 
+@pytest.mark.parametrize("bot", SEARCHERS)
 @pytest.mark.parametrize("name", TURN_BASED)
-def test_search_bots_play_legal_moves_at_every_seat(name: str) -> None:
+def test_search_bots_play_legal_moves_at_every_seat(
+    name: str, bot: Callable[[int, int], Bot]
+) -> None:
     match = games.get(name).new_match(seed=4)
-    bots = [SearchBot(s, Budget(iterations=4)) for s in range(match.players)]
-    for _ in range(25):
+    bots = [bot(s, 1) for s in range(match.players)]
+    for _ in range(20):
         seat = min(match.to_act)
         match.apply(seat, bots[seat].choose(match, seat))  # raises if illegal
-    assert len(match.log) > 25
+    assert len(match.log) > 20
 
 
 def test_time_budget_is_kept() -> None:

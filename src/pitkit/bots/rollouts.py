@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import Any, Protocol, runtime_checkable
 
 from pitkit.bots.playout import actor, current_hand, rebased, step, utilities
@@ -134,18 +133,14 @@ class RolloutBot:
         candidates = self._candidates(hand, player, actions, proposal, guide)
         root = rebased(hand)
         stats = {c: _Candidate() for c in candidates if c != proposal}
-        budget = self.budget
-        limit = budget.iterations if budget.iterations is not None else math.inf
-        deadline = math.inf if budget.seconds is None else time.perf_counter() + budget.seconds
-        done = 0
-        while done < limit and (done == 0 or time.perf_counter() < deadline):
+        self.last_iterations = 0
+        for _ in self.budget.iterate():
             world = root.sample_unseen(player, self.rng)
             seed = self.rng.getrandbits(64)
             base = self._play_out(world, player, proposal, game, name, seed)
             for move, record in stats.items():
                 record.add(self._play_out(world, player, move, game, name, seed) - base)
-            done += 1
-        self.last_iterations = done
+            self.last_iterations += 1
         best = max(stats, key=lambda c: stats[c].mean())
         if stats[best].mean() > self.confidence * stats[best].error():
             return best

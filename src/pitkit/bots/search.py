@@ -43,6 +43,7 @@ import math
 import random
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,6 +101,15 @@ class Budget:
             return cls(iterations=int(value))
         seconds = float(value) / (1000 if unit == "ms" else 1)
         return cls(iterations=None, seconds=seconds)
+
+    def iterate(self) -> Iterator[int]:
+        """Count off one move's iterations until the budget is spent (at least one)."""
+        limit = self.iterations if self.iterations is not None else math.inf
+        deadline = math.inf if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while done < limit and (done == 0 or time.perf_counter() < deadline):
+            yield done
+            done += 1
 
     def __str__(self) -> str:
         if self.seconds is None:
@@ -209,16 +219,12 @@ class SearchBot:
         policy = self._game_bot(hand, self.rollout_name)
         guide = self._game_bot(hand, self._guide_name(hand)) if self.guided else None
         proposal = guide.choose(root, player) if guide is not None else None
-        budget = self.budget
-        limit = budget.iterations if budget.iterations is not None else math.inf
-        deadline = math.inf if budget.seconds is None else time.perf_counter() + budget.seconds
         self._spread = 1e-9
-        done = 0
-        while done < limit and (done == 0 or time.perf_counter() < deadline):
+        self.last_iterations = 0
+        for _ in self.budget.iterate():
             world = root.sample_unseen(player, self.rng)
             self._iterate(world, tree, policy, player)
-            done += 1
-        self.last_iterations = done
+            self.last_iterations += 1
         edges = {a: e for a in actions if (e := tree.children.get((player, a))) is not None}
         if proposal is not None and proposal in edges:
             # The best mean, if it beats the proposal beyond doubt; else the proposal.
