@@ -17,7 +17,9 @@ Each engine is timed in CPU seconds of this process (steadier than wall time
 on a shared machine) over several short rounds, taking turns, and the best
 round counts: noise from other processes only ever slows a round down.
 
-Run: ``python benchmarks/anchors.py [--seconds 1] [--rounds 5] [--markdown]``.
+Run: ``python benchmarks/anchors.py [--seconds 1] [--rounds 5] [--markdown]``;
+``--engines pit,rlcard`` measures only those (pitkit games by name, and the
+anchors as ``rlcard`` and ``openspiel``).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from pitkit.core import Match
 ROOT = Path(__file__).resolve().parent.parent
 RLCARD = "RLCard Dou Dizhu (raw game)"
 OPENSPIEL = "OpenSpiel dou_dizhu"
+ANCHORS = {"rlcard": RLCARD, "openspiel": OPENSPIEL}
 
 #: One round of an engine: play random games for about `seconds` of CPU time;
 #: return (decisions, games).
@@ -199,6 +202,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="rounds per engine (best counts)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", nargs="*", default=None, help="pitkit games (default: all)")
+    parser.add_argument(
+        "--engines",
+        type=lambda text: [name.strip() for name in text.split(",") if name.strip()],
+        default=None,
+        help="only these engines, comma-separated: pitkit games, rlcard, openspiel",
+    )
     parser.add_argument("--markdown", action="store_true", help="print a markdown table")
     parser.add_argument("--venv", type=Path, default=Path("/tmp/pitkit-bench"))
     parser.add_argument("--no-install", action="store_true", help=argparse.SUPPRESS)
@@ -208,9 +217,15 @@ def main() -> None:
             raise SystemExit("rlcard and open-spiel do not import even in the bench venv")
         rerun_in_bench_venv(args.venv, sys.argv[1:])
     names = args.games if args.games is not None else [g.name for g in games.all_games()]
+    anchors = list(ANCHORS)
+    if args.engines is not None:
+        names = [name for name in args.engines if name not in ANCHORS]
+        anchors = [name for name in args.engines if name in ANCHORS]
     engines: dict[str, Round] = {name: pitkit_round(name) for name in names}
-    engines[RLCARD] = rlcard_round()
-    engines[OPENSPIEL] = openspiel_round()
+    if "rlcard" in anchors:
+        engines[RLCARD] = rlcard_round()
+    if "openspiel" in anchors:
+        engines[OPENSPIEL] = openspiel_round()
     info: dict[str, Any] = {
         "python": platform.python_version(),
         "machine": platform.machine(),

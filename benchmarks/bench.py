@@ -1,7 +1,9 @@
 """Random-play speed of every registered game, single process.
 
 Prints hands/s, matches/s and decisions/s (one decision = one applied action),
-with bots choosing uniformly among the legal actions. Run it as
+with bots choosing uniformly among the legal actions. A real-time game (Pit)
+is played on its virtual clock, as `benchmarks/anchors.py` plays it: its
+decisions are the actions taken, not those refused in races. Run it as
 ``python benchmarks/bench.py [--seconds S] [GAME ...]``.
 """
 
@@ -9,21 +11,28 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from pitkit import games
 from pitkit.arena import play
 from pitkit.bots import RandomBot
+from pitkit.core import Match
+from pitkit.realtime.runner import play_virtual
 
 
 def measure(name: str, seconds: float) -> tuple[float, float, float]:
     """(matches/s, hands/s, decisions/s) of random play of `name` for about `seconds`."""
     game = games.get(name)
+    runner: Callable[[Match[Any, Any], Sequence[Any], int | None], int] = play
+    if game.realtime:
+        runner = play_virtual
     matches = hands = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         match = game.new_match(seed=matches)
         bots = [RandomBot(matches * 10 + seat) for seat in range(match.players)]
-        decisions += play(match, bots, matches)
+        decisions += runner(match, bots, matches)
         hands += len(match.results)
         matches += 1
     elapsed = time.perf_counter() - start

@@ -52,6 +52,25 @@ def test_arrivals_are_taken_in_order_and_a_lost_race_says_who_won() -> None:
     assert table.trades == 1 and table.refused == 1
 
 
+def test_take_says_whether_an_action_was_taken_and_listeners_still_hear() -> None:
+    match = stacked_match(HANDS, dealer=2)
+    table = Table(match, Clock())
+    assert table.take(2, "offer 2 barley") and table.take(0, "accept 2 wheat #1")
+    heard: list[str | None] = []
+    table.listeners.append(lambda a: heard.append(a.reason))
+    assert not table.take(1, "accept 2 corn #1")
+    assert heard == ["seat 2's offer #1 was taken by seat 0"]
+    assert table.trades == 1 and table.refused == 1 and table.version == 2
+
+
+def test_the_virtual_run_counts_the_actions_taken_not_those_refused() -> None:
+    match = GAME.new_match(5, None, 3)
+    run = VirtualRun(match, [RandomBot(s) for s in range(5)], 3)
+    decisions = run.run()
+    assert decisions == sum(1 for e in match.log if e.type == "action")
+    assert run.table.refused > 0, "races were lost, and not counted"
+
+
 def test_bad_input_is_refused_never_raised() -> None:
     table = Table(stacked_match(HANDS, dealer=2), Clock())
     for junk in ("xyzzy", "", 42, {"kind": None}, "offer 9 wheat"):

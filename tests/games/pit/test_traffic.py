@@ -13,8 +13,19 @@ from pitkit import games
 from pitkit.bots import RandomBot
 from pitkit.cards import PitCard
 from pitkit.core import read_log, write_log
-from pitkit.games.pit import Hand, PitMatch, RandomTrader, SensibleTrader, StrongTrader
-from pitkit.games.pit.market import Lot
+from pitkit.games.pit import (
+    Accept,
+    Corner,
+    Hand,
+    Offer,
+    PitAction,
+    PitMatch,
+    RandomTrader,
+    SensibleTrader,
+    StrongTrader,
+    Withdraw,
+)
+from pitkit.games.pit.market import Lot, payable_lots
 from pitkit.realtime.runner import Arrival, VirtualRun
 
 GAME = games.get("pit")
@@ -81,6 +92,45 @@ def test_random_concurrent_traffic_keeps_the_market_sound(
     assert accepted and refused, "real-time traffic has both"
     assert all(a.reason for a in refused)
     assert any("was taken by seat" in (a.reason or "") for a in refused), "no race was lost"
+
+
+def listed_afresh(hand: Hand, seat: int) -> list[PitAction]:
+    """The legal actions of a trading seat, worked out the plain way (T4, T5)."""
+    actions: list[PitAction] = [Corner()] if hand.corner(seat) is not None else []
+    held = hand.free[seat]
+    own = hand.offers.get(seat)
+    if own is not None:
+        actions.append(Withdraw())
+    else:
+        actions += [Offer.of(lot) for size in range(1, 5) for lot in payable_lots(held, size)]
+    for offer in sorted(hand.offers.values(), key=lambda o: o.id):
+        if offer.seat == seat:
+            continue
+        lots = payable_lots(held, offer.count)
+        if own is not None and own.count == offer.count and Lot.of(own.cards) not in lots:
+            lots.append(Lot.of(own.cards))
+        actions += [Accept(offer.seat, lot.commodity, lot.bull, lot.bear, offer.id) for lot in lots]
+    return actions
+
+
+@pytest.mark.parametrize(("players", "options"), [(5, {"bull_and_bear": True}), (7, {})])
+def test_the_kept_legal_actions_are_those_worked_out_afresh(
+    players: int, options: dict[str, object]
+) -> None:
+    """Legal actions are listed from parts kept per seat and per holding;
+    after every arrival they are the plain list, in the same order."""
+    match = GAME.new_match(players, options, 21)
+    assert isinstance(match, PitMatch)
+    run = VirtualRun(match, [RandomBot(s) for s in range(players)], 21)
+
+    def check(arrival: Arrival) -> None:
+        hand = match.current
+        if hand.is_open and not match.is_over:
+            for seat in range(players):
+                assert match.legal_actions(seat) == listed_afresh(hand, seat)
+
+    run.table.listeners.append(check)
+    run.run()
 
 
 def test_the_same_seed_gives_the_same_traffic() -> None:

@@ -18,13 +18,20 @@ the acceptor can make (the state resolves both, knowing the acceptor).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from pitkit.cards import Commodity
 from pitkit.core.actions import Action, ActionCodec
 from pitkit.core.errors import BadAction
-from pitkit.games.pit.market import Lot, LotTable, parse_commodity, parse_lot_words
+from pitkit.games.pit.market import (
+    NAMES,
+    Lot,
+    LotTable,
+    lot_of,
+    parse_commodity,
+    parse_lot_words,
+)
 
 __all__ = ["CODEC", "OFFERS", "Accept", "Corner", "Offer", "Open", "PitAction", "Withdraw"]
 
@@ -46,14 +53,12 @@ class Offer(Action):
     commodity: Commodity | None = None
     bull: bool = False
     bear: bool = False
+    lot: Lot = field(init=False, repr=False, compare=False)
+    """The cards offered (the fields over again, looked up once: play asks often)."""
 
     def __post_init__(self) -> None:
-        self.lot  # noqa: B018 -- validates: a malformed offer cannot exist
-
-    @property
-    def lot(self) -> Lot:
-        """The cards offered."""
-        return Lot(self.count, self.commodity, self.bull, self.bear)
+        # Validates too: a malformed offer cannot exist.
+        object.__setattr__(self, "lot", lot_of(self.count, self.commodity, self.bull, self.bear))
 
     @staticmethod
     def of(lot: Lot) -> Offer:
@@ -61,7 +66,17 @@ class Offer(Action):
         return Offer(lot.size, lot.commodity, lot.bull, lot.bear)
 
     def __str__(self) -> str:
-        return " ".join(["offer", str(self.count), *self.lot.words()])
+        return "offer " + self.lot.text
+
+    def to_json(self) -> dict[str, Any]:
+        # Action.to_json would add `lot`, which only repeats the fields.
+        return {
+            "kind": self.kind,
+            "count": self.count,
+            "commodity": None if self.commodity is None else NAMES[self.commodity],
+            "bull": self.bull,
+            "bear": self.bear,
+        }
 
     @classmethod
     def parse_words(cls, words: Sequence[str]) -> Self:
@@ -112,16 +127,11 @@ class Accept(Action):
 
     def payment(self, size: int) -> Lot:
         """The payment for an offer of `size` cards; `BadAction` if it cannot be."""
-        return Lot(size, self.commodity, self.bull, self.bear)
+        return lot_of(size, self.commodity, self.bull, self.bear)
 
     def __str__(self) -> str:
-        words = ["accept", str(self.seat)]
-        if self.commodity is not None:
-            words.append(str(self.commodity))
-        words += ["bull"] * self.bull + ["bear"] * self.bear
-        if self.offer is not None:
-            words.append(f"#{self.offer}")
-        return " ".join(words)
+        number = "" if self.offer is None else f" #{self.offer}"
+        return f"accept {self.seat}{_PAYMENT_WORDS[self.commodity, self.bull, self.bear]}{number}"
 
     @classmethod
     def parse_words(cls, words: Sequence[str]) -> Self:
@@ -176,6 +186,18 @@ class Corner(Action):
         return cls(_json_commodity(data))
 
 
+#: The words of an acceptance's payment (after a space), by its fields.
+_PAYMENT_WORDS = {
+    (commodity, bull, bear): "".join(
+        f" {word}"
+        for word in ([] if commodity is None else [NAMES[commodity]])
+        + ["bull"] * bull
+        + ["bear"] * bear
+    )
+    for commodity in (None, *Commodity)
+    for bull in (False, True)
+    for bear in (False, True)
+}
 OFFERS: LotTable[Offer] = LotTable(Offer.of)
 """Every possible offer, made once: move generation lists many."""
 

@@ -4,13 +4,17 @@ Cards of one commodity are identical, so a choice of cards is just a `Lot`:
 how many cards in all, of which commodity, and whether the Bull and the Bear
 go with them. Holdings are counts per kind of card (`KINDS` order), which
 keeps move generation cheap.
+
+There are only about a hundred valid lots, so each is made once at import
+(`lot_of` finds it) and keeps its cards and text: the engine's hot paths
+then never build a lot, nor touch the slow `Enum` properties and hashes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from pitkit.cards import Commodity, PitCard
 from pitkit.core.errors import BadAction
@@ -18,15 +22,21 @@ from pitkit.core.errors import BadAction
 __all__ = [
     "BEAR",
     "BULL",
+    "COMMODITIES",
     "KINDS",
     "LOTS",
+    "LOT_KEYS",
     "MAX_LOT",
+    "NAMES",
+    "CardFacts",
     "Lot",
     "LotTable",
     "OpenOffer",
     "Trade",
     "counts_of",
     "describe_cards",
+    "facts_of",
+    "lot_of",
     "parse_commodity",
     "parse_lot_words",
     "payable_lots",
@@ -40,6 +50,10 @@ BEAR = INDEX[PitCard.BEAR]
 COMMODITIES: tuple[Commodity, ...] = tuple(Commodity)
 MAX_LOT = 4
 """A trade is of one to four cards (T4)."""
+LOT_KEYS = (MAX_LOT + 1) * 8 * 4
+"""`Lot.key` is below this."""
+NAMES: dict[Commodity, str] = {c: str(c) for c in Commodity}
+"""Each commodity's name (quicker than `str`, which asks the `Enum` for it)."""
 T = TypeVar("T")
 
 
@@ -54,6 +68,11 @@ class Lot:
     bull: bool = False
     bear: bool = False
     _needs: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    _cards: tuple[PitCard, ...] = field(init=False, repr=False, compare=False)
+    text: str = field(init=False, repr=False, compare=False)
+    """The lot as action text spells it: its size and words, ``3 wheat bull``."""
+    key: int = field(init=False, repr=False, compare=False)
+    """A small number unique to the lot's cards, for tables of lots (below `LOT_KEYS`)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.size <= MAX_LOT:
@@ -69,8 +88,13 @@ class Lot:
             raise BadAction(
                 f"{self.size} {_cards(self.size)} cannot be {self.commodity} and {self._specials()}"
             )
-        # Kept: legality checks ask for it often (a frozen value, so set once here).
-        object.__setattr__(self, "_needs", self._make_needs())
+        # Kept: play asks for them often (a frozen value, so set once here).
+        needs = self._make_needs()
+        object.__setattr__(self, "_needs", needs)
+        object.__setattr__(self, "_cards", tuple(KINDS[i] for i, n in needs for _ in range(n)))
+        object.__setattr__(self, "text", " ".join([str(self.size), *self.words()]))
+        goods = 0 if self.commodity is None else 1 + COMMODITIES.index(self.commodity)
+        object.__setattr__(self, "key", ((self.size * 8 + goods) * 2 + self.bull) * 2 + self.bear)
 
     @property
     def commodity_cards(self) -> int:
@@ -93,11 +117,14 @@ class Lot:
 
     def cards(self) -> tuple[PitCard, ...]:
         """The lot's cards."""
-        return tuple(KINDS[i] for i, n in self.needs() for _ in range(n))
+        return self._cards
 
     def payable(self, counts: Sequence[int]) -> bool:
         """Whether a holding of `counts` covers this lot."""
-        return all(counts[i] >= n for i, n in self.needs())
+        for i, n in self._needs:  # noqa: SIM110 -- all() of a generator is slower here
+            if counts[i] < n:
+                return False
+        return True
 
     def words(self) -> list[str]:
         """The lot after its size in action text: ``wheat bull``."""
@@ -120,7 +147,7 @@ class Lot:
         if len(goods) > 1:
             names = " and ".join(sorted(str(g) for g in goods))
             raise BadAction(f"a trade holds one commodity, not {names} (T4)")
-        return Lot(
+        return lot_of(
             len(cards),
             next(iter(goods)) if goods else None,
             PitCard.BULL in cards,
@@ -132,6 +159,32 @@ def _cards(n: int) -> str:
     return "card" if n == 1 else "cards"
 
 
+def _all_lots() -> dict[tuple[int, Commodity | None, bool, bool], Lot]:
+    """Every valid lot, by (size, commodity, bull, bear)."""
+    lots = {}
+    for size in range(1, MAX_LOT + 1):
+        for bull in (False, True):
+            for bear in (False, True):
+                extra = bull + bear
+                goods: tuple[Commodity | None, ...] = (
+                    (None,) if size == extra else COMMODITIES if size > extra else ()
+                )
+                for commodity in goods:
+                    lots[size, commodity, bull, bear] = Lot(size, commodity, bull, bear)
+    return lots
+
+
+_LOTS = _all_lots()
+
+
+def lot_of(
+    size: int, commodity: Commodity | None = None, bull: bool = False, bear: bool = False
+) -> Lot:
+    """The lot of these cards, made once at import; `BadAction` if there is none."""
+    lot = _LOTS.get((size, commodity, bull, bear))
+    return Lot(size, commodity, bull, bear) if lot is None else lot  # None: Lot() says why
+
+
 class LotTable(Generic[T]):
     """Every valid lot, mapped through `make` once, for fast move generation:
     `payable(counts, size)` lists the entries a holding can put up."""
@@ -140,17 +193,20 @@ class LotTable(Generic[T]):
         # table[size][bull][bear]: the entries by commodity index (or the one
         # entry of the Bull and/or the Bear alone).
         self.table: list[list[list[list[T]]]] = [
-            [[self._row(make, size, bull, bear) for bear in (0, 1)] for bull in (0, 1)]
+            [
+                [self._row(make, size, bull, bear) for bear in (False, True)]
+                for bull in (False, True)
+            ]
             for size in range(MAX_LOT + 1)
         ]
 
     @staticmethod
-    def _row(make: Callable[[Lot], T], size: int, bull: int, bear: int) -> list[T]:
+    def _row(make: Callable[[Lot], T], size: int, bull: bool, bear: bool) -> list[T]:
         if size == 0 or size < bull + bear:
             return []
         if size == bull + bear:
-            return [make(Lot(size, None, bool(bull), bool(bear)))]
-        return [make(Lot(size, c, bool(bull), bool(bear))) for c in COMMODITIES]
+            return [make(_LOTS[size, None, bull, bear])]
+        return [make(_LOTS[size, c, bull, bear]) for c in COMMODITIES]
 
     def payable(self, counts: Sequence[int], size: int) -> list[T]:
         """The entries for every lot of `size` cards a holding of `counts` can put up."""
@@ -230,6 +286,52 @@ def describe_cards(cards: Iterable[PitCard]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+class CardFacts(NamedTuple):
+    """What play needs to know of a few cards, worked out once (`facts_of`)."""
+
+    needs: tuple[tuple[int, int], ...]
+    """The cards as (kind index, count) pairs, like `Lot.needs`."""
+    lot: Lot | None
+    """The cards as a lot, or None if they are none (mixed commodities)."""
+    text: str
+    """The cards in words (`describe_cards`)."""
+    names: tuple[str, ...]
+    """Each card's name, in order."""
+
+
+_FACTS: dict[tuple[PitCard, ...], CardFacts] = {}
+# The facts of each lot's own `cards()`, found by identity: a tuple of Enum
+# members hashes by calling Python code for each card.
+_LOT_FACTS: dict[int, tuple[tuple[PitCard, ...], CardFacts]] = {}
+
+
+def facts_of(cards: tuple[PitCard, ...]) -> CardFacts:
+    """The `CardFacts` of `cards`, remembered for lots' worth of cards."""
+    known = _LOT_FACTS.get(id(cards))
+    if known is not None and known[0] is cards:
+        return known[1]
+    facts = _FACTS.get(cards)
+    if facts is None:
+        counts = counts_of(cards)
+        try:
+            lot: Lot | None = Lot.of(cards)
+        except BadAction:
+            lot = None
+        facts = CardFacts(
+            tuple((i, n) for i, n in enumerate(counts) if n),
+            lot,
+            describe_cards(cards),
+            tuple(str(card) for card in cards),
+        )
+        if len(cards) <= MAX_LOT:  # at most a few thousand such tuples
+            _FACTS[cards] = facts
+    return facts
+
+
+for _lot in _LOTS.values():
+    _LOT_FACTS[id(_lot.cards())] = (_lot.cards(), facts_of(_lot.cards()))
+
+
 @dataclass(frozen=True, slots=True)
 class OpenOffer:
     """An offer on the market: its number (unique in a match), its owner,
@@ -238,11 +340,16 @@ class OpenOffer:
     id: int
     seat: int
     cards: tuple[PitCard, ...]
+    count: int = field(init=False, repr=False, compare=False)
+    """How many cards are offered: all the others see."""
+    facts: CardFacts = field(init=False, repr=False, compare=False)
+    """What play needs to know of the cards; their `lot` is None only in a
+    copy whose unseen cards were redealt."""
 
-    @property
-    def count(self) -> int:
-        """How many cards are offered: all the others see."""
-        return len(self.cards)
+    def __post_init__(self) -> None:
+        # Kept: play asks for them often (a frozen value, so set once here).
+        object.__setattr__(self, "count", len(self.cards))
+        object.__setattr__(self, "facts", facts_of(self.cards))
 
 
 @dataclass(frozen=True, slots=True)

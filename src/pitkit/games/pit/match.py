@@ -8,12 +8,13 @@ from typing import Any
 
 from pitkit.core.actions import Action
 from pitkit.core.chance import Chance
+from pitkit.core.errors import IllegalAction
 from pitkit.core.events import Event
 from pitkit.core.match import Match
 from pitkit.core.state import Outcome
 from pitkit.games.pit.actions import PitAction
 from pitkit.games.pit.rules import Rules
-from pitkit.games.pit.state import Hand, apply_checked, outside_turn
+from pitkit.games.pit.state import Hand, apply_checked
 
 __all__ = ["PitMatch"]
 
@@ -27,6 +28,7 @@ class PitMatch(Match[PitAction, Rules]):
     """
 
     game = "pit"
+    hand: Hand
 
     def __init__(
         self, rules: Rules, players: int, seed: int | None = None, chance: Chance | None = None
@@ -51,16 +53,19 @@ class PitMatch(Match[PitAction, Rules]):
     @property
     def current(self) -> Hand:
         """The hand being played (or the last one, once the match is over)."""
-        assert isinstance(self.hand, Hand)
         return self.hand
+
+    def legal_actions(self, player: int) -> list[PitAction]:
+        # The hand keeps its legal actions; a second cache here would only cost.
+        return [] if self._outcome else self.hand.legal_actions(player)
 
     def apply(self, player: int, action: PitAction | str | Mapping[str, Any]) -> list[Event]:
         """As `State.apply`, but a trade attempt before the opening from a
         seat outside `to_act` is taken, and penalized (T3)."""
         move = action if isinstance(action, Action) else self.parse_action(action)
-        if outside_turn(self, player):
-            return apply_checked(self, self.current, player, move)
-        return super().apply(player, move)
+        if self._outcome is not None:
+            raise IllegalAction("the game is over")
+        return apply_checked(self, self.hand, player, move)
 
     def score_hand(self, result: Outcome) -> None:
         for seat, points in enumerate(result.points):

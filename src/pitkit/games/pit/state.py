@@ -17,13 +17,18 @@ ever a listed legal action, so random play never seeks a penalty, and an
 action that was legal earlier is refused, not penalized, when replayed out
 of its time: the listed corner is ``corner`` alone, the checked call,
 which is refused when false.
+
+Real-time play asks a seat for its legal actions each time it looks at the
+table, so they are quick to list: what a seat may do with its own cards and
+what it can pay for an offer of each size (`_choices_for`) are remembered per
+holding, and each acceptance of an offer is made once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from pitkit.cards import Commodity, PitCard
 from pitkit.core.actions import Action
@@ -44,22 +49,28 @@ from pitkit.games.pit.actions import (
 from pitkit.games.pit.market import (
     BEAR,
     BULL,
+    COMMODITIES,
     INDEX,
     KINDS,
+    LOT_KEYS,
     MAX_LOT,
+    CardFacts,
     Lot,
     OpenOffer,
     Trade,
     counts_of,
     describe_cards,
+    facts_of,
     payable_lots,
 )
 from pitkit.games.pit.rules import Rules
 
-__all__ = ["PENALTY", "SET_SIZE", "Hand", "Phase", "apply_checked", "outside_turn"]
+__all__ = ["PENALTY", "SET_SIZE", "Hand", "Phase", "apply_checked"]
 
 SET_SIZE = 9
 """Cards of each commodity (T1)."""
+MAX_SEATS = 7
+"""Pit seats at most 7 players (T1)."""
 PENALTY = 20
 """Points lost for early trading (T3), a false corner, and holding the Bear or
 someone else's Bull at a corner (T5)."""
@@ -73,6 +84,103 @@ class Phase(Enum):
     OVER = "over"
 
 
+# Looked up often: a name here is quicker than an attribute of the Enum class.
+_SORTING, _TRADING, _OVER = Phase.SORTING, Phase.TRADING, Phase.OVER
+# Made once: legal action lists share them.
+_OPEN, _WITHDRAW, _CORNER = Open(), Withdraw(), Corner()
+#: The lots one can pay for an offer, by its size.
+Payments = tuple[tuple[Lot, ...], ...]
+#: What a seat may do with its own cards (its legal actions but the
+#: acceptances: call a corner, withdraw, or offer), and what it can pay.
+Choices = tuple[tuple[PitAction, ...], Payments]
+_CHOICES: dict[tuple[int, ...], Choices] = {}
+_SHARED: dict[Any, Any] = {}
+T = TypeVar("T")
+
+
+def _choices_for(free: Sequence[int], offer: OpenOffer | None) -> Choices:
+    """The `Choices` of a seat holding `free` (counts per kind) and `offer`."""
+    lot = None if offer is None else offer.facts.lot
+    if offer is not None and lot is None:  # only in a copy with unseen cards redealt
+        return _work_out(free, offer)
+    # Remembered: play meets the same few thousand holdings over and over.
+    # Forgotten wholesale now and then, to bound the memory it takes.
+    key = (*free, -1 if lot is None else lot.key)
+    known = _CHOICES.get(key)
+    if known is None:
+        if len(_CHOICES) >= 1 << 15:
+            _CHOICES.clear()
+            _SHARED.clear()
+        known = _CHOICES[key] = _work_out(free, offer)
+    return known
+
+
+def _shared(value: T) -> T:
+    """The one kept copy of a tuple equal to `value`: thousands of holdings
+    share a few hundred lists of choices, and each object kept is work for
+    the garbage collector."""
+    shared: T = _SHARED.setdefault(value, value)
+    return shared
+
+
+def _work_out(free: Sequence[int], offer: OpenOffer | None) -> Choices:
+    held = list(free)
+    own: list[PitAction] = []
+    sizes = range(1, MAX_LOT + 1)
+    pay = ((), *(_shared(tuple(payable_lots(free, size))) for size in sizes))
+    if offer is None:
+        own += [action for size in sizes for action in OFFERS.payable(free, size)]
+    else:
+        own.append(_WITHDRAW)
+        for i, n in offer.facts.needs:
+            held[i] += n
+        lot = offer.facts.lot
+        if lot is not None and lot not in pay[lot.size]:
+            pay = tuple(
+                _shared((*lots, lot)) if size == lot.size else lots for size, lots in enumerate(pay)
+            )
+    if _cornered(held) is not None:
+        own.insert(0, _CORNER)  # the safe call; a named false announcement costs 20
+    return _shared((_shared(tuple(own)), _shared(pay)))
+
+
+# Each acceptance made once, by `_offer_key(offer) + lot.key`: every seat lists
+# them look after look, and offers of the same number, seat and size recur
+# from match to match.
+_ACCEPTS: dict[int, Accept] = {}
+
+
+def _offer_key(offer: OpenOffer) -> int:
+    """Where `offer`'s acceptances start among the keys of `_ACCEPTS`."""
+    return (offer.id * MAX_SEATS + offer.seat) * LOT_KEYS
+
+
+def _acceptance(offer: OpenOffer, lot: Lot) -> Accept:
+    """The acceptance of `offer` paying with `lot`, made and kept."""
+    if len(_ACCEPTS) >= 1 << 15:
+        _ACCEPTS.clear()
+    accept = Accept(offer.seat, lot.commodity, lot.bull, lot.bear, offer.id)
+    _ACCEPTS[_offer_key(offer) + lot.key] = accept
+    return accept
+
+
+def _cornered(held: Sequence[int]) -> int | None:
+    """The kind of card a holding of `held` (counts per kind) corners, if
+    any (T5): all 9 cards of a commodity, or 8 and the Bull, and not the Bear."""
+    if held[BEAR]:
+        return None
+    for kind in range(len(COMMODITIES)):  # commodities come first in KINDS
+        n = held[kind]
+        if n == SET_SIZE or (n == SET_SIZE - 1 and held[BULL]):
+            return kind
+    return None
+
+
+#: An acceptance spelled out: the full action, the offer it takes, the
+#: payment, and whether the payment is the acceptor's own open offer.
+Resolved = tuple[Accept, OpenOffer, Lot, bool]
+
+
 class Hand(State[PitAction]):
     """One hand of Pit among all `players` seats, dealt by `dealer`.
 
@@ -83,6 +191,12 @@ class Hand(State[PitAction]):
 
     codec = CODEC
     game = "pit"
+
+    # What each seat may do with its own cards, until they change (`_forget`).
+    _choices: list[Choices | None]
+    # The last acceptance resolved: `apply` checks it, logs it and carries it
+    # out, so it is worked out once (keyed by the action's identity).
+    _resolved: tuple[Accept, int, Resolved | str] | None
 
     def __init__(
         self,
@@ -98,7 +212,6 @@ class Hand(State[PitAction]):
         self.rules = rules
         self.players = players
         self.commodities = rules.chosen(players)
-        self._kinds = [INDEX[PitCard[c.name]] for c in self.commodities]
         if not 0 <= dealer < players:
             raise ValueError(f"there is no seat {dealer} to deal")
         self.dealer = dealer
@@ -115,10 +228,14 @@ class Hand(State[PitAction]):
         self.trades: list[Trade] = []
         self.idle = 0  # market actions (offers, withdrawals, acceptances) since the last trade
         self.points = [0] * players
-        self.phase = Phase.SORTING
+        self.phase = _SORTING
         self.cornerer: int | None = None
         self.summary = ""
         self._outcome: Outcome | None = None
+        self._trade_limit = rules.trades_per_player * players
+        self._everyone = frozenset(range(players))
+        self._dealer_only = frozenset((dealer,))
+        self._forget_all()
         self._deal()
 
     # -- the deal (T1, T2) ------------------------------------------------------
@@ -157,8 +274,8 @@ class Hand(State[PitAction]):
         counts = list(self.free[seat])
         offer = self.offers.get(seat)
         if offer is not None:
-            for card in offer.cards:
-                counts[INDEX[card]] += 1
+            for i, n in offer.facts.needs:
+                counts[i] += n
         return counts
 
     def corner(self, seat: int) -> tuple[Commodity, int] | None:
@@ -166,80 +283,82 @@ class Hand(State[PitAction]):
         cards of a commodity, or 8 and the Bull, and not the Bear. Nine and
         the Bull score double. Cards in the seat's open offer count: they
         are still its cards."""
+        offer = self.offers.get(seat)
+        if max(self.free[seat]) + (0 if offer is None else offer.count) < SET_SIZE - 1:
+            return None  # quick: a corner needs at least 8 cards of a commodity
         held = self.holding(seat)
-        if held[BEAR]:
+        kind = _cornered(held)
+        if kind is None:
             return None
-        for i, commodity in enumerate(self.commodities):
-            n = held[self._kinds[i]]
-            if n == SET_SIZE:
-                return commodity, commodity.value * (2 if held[BULL] else 1)
-            if n == SET_SIZE - 1 and held[BULL]:
-                return commodity, commodity.value
-        return None
+        commodity = COMMODITIES[kind]
+        # Nine and the Bull score double.
+        return commodity, commodity.value * (2 if held[kind] == SET_SIZE and held[BULL] else 1)
 
     @property
     def is_open(self) -> bool:
         """Whether the pit has been opened and trading goes on (T3)."""
-        return self.phase is Phase.TRADING
+        return self.phase is _TRADING
 
     def open_offers(self) -> list[OpenOffer]:
         """The open offers, oldest first. Only their owners may look at `cards`."""
-        return sorted(self.offers.values(), key=lambda o: o.id)
+        # A new offer has the highest number yet, and its seat has no other in
+        # `offers`, so it joins the dict at the end: the dict is in number order.
+        return list(self.offers.values())
 
     # -- State ---------------------------------------------------------------------
 
     @property
     def to_act(self) -> frozenset[int]:
-        if self.phase is Phase.TRADING:
-            return frozenset(range(self.players))
-        if self.phase is Phase.SORTING:
-            return frozenset((self.dealer,))
+        if self.phase is _TRADING:
+            return self._everyone
+        if self.phase is _SORTING:
+            return self._dealer_only
         return frozenset()
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    def _legal_actions(self, player: int) -> list[PitAction]:
-        if self.phase is Phase.SORTING:
-            return [Open()] if player == self.dealer else []
-        if self.phase is Phase.OVER or not 0 <= player < self.players:
-            return []
-        actions: list[PitAction] = []
-        if self.corner(player) is not None:
-            actions.append(Corner())  # the safe call; a named false announcement costs 20
-        free = self.free[player]
-        own = self.offers.get(player)
-        if own is not None:
-            actions.append(Withdraw())
-        else:
-            for size in range(1, MAX_LOT + 1):
-                actions += OFFERS.payable(free, size)
-        for offer in self.open_offers():
+    def legal_actions(self, player: int) -> list[PitAction]:
+        # Listed from parts kept per seat (see the module's docstring): no
+        # cache of whole lists, which every arrival would make stale.
+        if self.phase is not _TRADING or not 0 <= player < self.players:
+            return [_OPEN] if self.phase is _SORTING and player == self.dealer else []
+        own, pay = self._choices[player] or self._study(player)
+        actions: list[PitAction] = list(own)
+        made = _ACCEPTS.get
+        for offer in self.offers.values():  # oldest first (see open_offers)
             if offer.seat != player:
-                actions += [
-                    Accept(offer.seat, lot.commodity, lot.bull, lot.bear, offer.id)
-                    for lot in self.payments(player, offer.count)
-                ]
+                base = _offer_key(offer)
+                for lot in pay[offer.count]:
+                    actions.append(made(base + lot.key) or _acceptance(offer, lot))
         return actions
 
-    def payments(self, player: int, size: int) -> list[Lot]:
+    def _legal_actions(self, player: int) -> list[PitAction]:
+        return self.legal_actions(player)
+
+    def payments(self, player: int, size: int) -> Sequence[Lot]:
         """What `player` can pay for an offer of `size` cards: cards not on
         offer, or the player's own open offer of that size, traded whole."""
-        lots = payable_lots(self.free[player], size)
-        own = self.offers.get(player)
-        if own is not None and own.count == size:
-            try:
-                lot = Lot.of(own.cards)
-            except ValueError:  # only in a copy with unseen cards redealt
-                return lots
-            if lot not in lots:
-                lots.append(lot)
-        return lots
+        return (self._choices[player] or self._study(player))[1][size]
+
+    def _study(self, player: int) -> Choices:
+        """What `player` may do with its own cards, kept until they change."""
+        known = self._choices[player] = _choices_for(self.free[player], self.offers.get(player))
+        return known
+
+    def _forget(self, seat: int) -> None:
+        """Drop what was worked out from `seat`'s cards: they changed."""
+        self._choices[seat] = None
+        self._resolved = None
+
+    def _forget_all(self) -> None:
+        self._choices = [None] * self.players
+        self._resolved = None
 
     def allows(self, player: int, action: PitAction) -> bool:
         return self.check(player, action) is None
@@ -250,30 +369,28 @@ class Hand(State[PitAction]):
     def apply(self, player: int, action: PitAction | str | Mapping[str, Any]) -> list[Event]:
         """Play `action` for `player`. Before the opening a seat other than
         the dealer may not act, but its trade attempts are still taken, and
-        penalized (T3); so they bypass the `to_act` check."""
+        penalized (T3); so `check` decides, not `to_act`."""
         move = action if isinstance(action, Action) else self.parse_action(action)
         if self.is_over:
             raise IllegalAction(f"the hand is over: {self.summary}")
-        if outside_turn(self, player):
-            return apply_checked(self, self, player, move)
-        return super().apply(player, move)
+        return apply_checked(self, self, player, move)
 
     def check(self, player: int, action: PitAction) -> str | None:
         """Why `player` may not take `action` now, or None when it is taken:
         legal, or taken and penalized (early trading T3, a false corner T5)."""
         if not 0 <= player < self.players:
             return f"there is no seat {player}"
-        if self.phase is Phase.OVER:
+        if self.phase is _OVER:
             return f"the hand is over: {self.summary}"
         if isinstance(action, Open):
-            if self.phase is Phase.TRADING:
+            if self.phase is _TRADING:
                 return "the pit is open already"
             return (
                 None
                 if player == self.dealer
                 else f"only the dealer, seat {self.dealer}, opens the pit (T3)"
             )
-        if self.phase is Phase.SORTING:
+        if self.phase is _SORTING:
             return self._check_early(player, action)
         if isinstance(action, Offer):
             own = self.offers.get(player)
@@ -332,10 +449,16 @@ class Hand(State[PitAction]):
             return f"you do not hold {lot.describe()}{where}"
         return None
 
-    def _resolve(self, player: int, action: Accept) -> tuple[Accept, OpenOffer, Lot, bool] | str:
-        """The acceptance spelled out: the full action, the offer it takes,
-        the payment, and whether the payment is the acceptor's own open
-        offer. Or why it cannot be taken."""
+    def _resolve(self, player: int, action: Accept) -> Resolved | str:
+        """The acceptance spelled out (`Resolved`), or why it cannot be taken."""
+        last = self._resolved
+        if last is not None and last[0] is action and last[1] == player:
+            return last[2]
+        resolved = self._resolve_now(player, action)
+        self._resolved = (action, player, resolved)
+        return resolved
+
+    def _resolve_now(self, player: int, action: Accept) -> Resolved | str:
         if action.seat == player:
             return "you cannot accept your own offer"
         if not 0 <= action.seat < self.players:
@@ -348,8 +471,9 @@ class Hand(State[PitAction]):
             if last:
                 return self._gone(action.seat, max(last))
             return f"seat {action.seat} has no open offer"
-        choices = self.payments(player, offer.count)
-        if not action.names_payment:
+        named = action.names_payment
+        if not named:
+            choices = self.payments(player, offer.count)
             if len(choices) == 1:
                 lot = choices[0]
             elif not choices:
@@ -362,22 +486,31 @@ class Hand(State[PitAction]):
                     " ".join(["accept", str(action.seat), *c.words()]) for c in choices
                 )
                 return f"say what you pay with: {spelled}"
+            own_offer = not lot.payable(self.free[player])
         else:
             try:
                 lot = action.payment(offer.count)
             except ValueError as exc:
                 return f"seat {action.seat} offers {offer.count}: {exc}"
-            reason = self._check_lot(player, lot)
-            if reason is not None and lot not in choices:
-                return f"{reason}, to pay for {offer.count} cards (T4)"
-        full = Accept(action.seat, lot.commodity, lot.bull, lot.bear, offer.id)
-        return full, offer, lot, not lot.payable(self.free[player])
+            # Cards not on offer pay it, or the player's own offer must (then
+            # `_check_lot` says why the cards not on offer do not).
+            own_offer = not lot.payable(self.free[player])
+            if own_offer:
+                reason = self._check_lot(player, lot)
+                if reason is not None and lot not in self.payments(player, offer.count):
+                    return f"{reason}, to pay for {offer.count} cards (T4)"
+        full = (
+            action  # spelled out already: the listed form
+            if named and action.offer == offer.id
+            else Accept(action.seat, lot.commodity, lot.bull, lot.bear, offer.id)
+        )
+        return full, offer, lot, own_offer
 
     def _gone(self, seat: int, number: int) -> str:
         """Why offer `number` of `seat` cannot be taken: who won the race for it."""
         if number < self.first_offer:
             return f"offer #{number} is gone: its hand is over ({self.previous or 'ended'})"
-        if self.phase is Phase.SORTING:
+        if self.phase is _SORTING:
             return f"there is no offer #{number}: the pit is not open yet"
         fate = self.fates.get(number)
         if fate is not None and fate[0] == seat:
@@ -392,14 +525,17 @@ class Hand(State[PitAction]):
     def _action_event(self, player: int, action: PitAction) -> Event:
         if isinstance(action, Offer):
             # An offer's number and count are public, its cards are not (T4).
-            opened = {"offer": self.next_offer} if self.phase is Phase.TRADING else {}
-            return self._hidden(player, f"offer {action.count}", str(action), **opened)
+            shown: dict[str, Any] = {"seat": player, "action": f"offer {action.count}"}
+            if self.phase is _TRADING:
+                shown["offer"] = self.next_offer
+            part = {"action": str(action)}
+            return Event("action", shown, {player: part}, part)
         if isinstance(action, Withdraw) and player in self.offers:
             return Event(
                 "action", {"seat": player, "action": "withdraw", "offer": self.offers[player].id}
             )
         if isinstance(action, Accept):
-            resolved = self._resolve(player, action) if self.phase is Phase.TRADING else None
+            resolved = self._resolve(player, action) if self.phase is _TRADING else None
             if isinstance(resolved, tuple):
                 full = resolved[0]
                 return self._hidden(player, f"accept {full.seat} #{full.offer}", str(full))
@@ -413,16 +549,22 @@ class Hand(State[PitAction]):
         return super()._action_event(player, action)
 
     @staticmethod
-    def _hidden(player: int, public: str, full: str, **facts: Any) -> Event:
+    def _hidden(player: int, public: str, full: str) -> Event:
         """An action whose cards only its player sees (T4): the table sees `public`."""
         part = {"action": full}
-        return Event("action", {"seat": player, "action": public, **facts}, {player: part}, part)
+        return Event("action", {"seat": player, "action": public}, {player: part}, part)
 
     def _apply(self, player: int, action: PitAction) -> None:
+        resolved = (
+            self._resolve(player, action)
+            if isinstance(action, Accept) and self.phase is _TRADING
+            else None
+        )
+        self._resolved = None  # the position changes now
         if isinstance(action, Open):
-            self.phase = Phase.TRADING
+            self.phase = _TRADING
             self.log.append(Event("open", {"dealer": player}))
-        elif self.phase is Phase.SORTING:
+        elif self.phase is _SORTING:
             self._penalize(player, "traded before the pit was open (T3)")
         elif isinstance(action, Corner):
             corner = self.corner(player)
@@ -437,7 +579,6 @@ class Hand(State[PitAction]):
             elif isinstance(action, Withdraw):
                 self._withdraw(player)
             else:
-                resolved = self._resolve(player, action)
                 assert isinstance(resolved, tuple)
                 self._trade(player, *resolved[1:])
             self._check_limits()
@@ -447,11 +588,13 @@ class Hand(State[PitAction]):
         self.log.append(Event("penalty", {"seat": player, "points": -PENALTY, "reason": reason}))
 
     def _offer(self, player: int, lot: Lot) -> None:
+        free = self.free[player]
         for i, n in lot.needs():
-            self.free[player][i] -= n
+            free[i] -= n
         offer = OpenOffer(self.next_offer, player, lot.cards())
         self.next_offer += 1
         self.offers[player] = offer
+        self._forget(player)
 
     def _withdraw(self, player: int) -> None:
         offer = self.offers.pop(player)
@@ -459,25 +602,31 @@ class Hand(State[PitAction]):
         self.fates[offer.id] = (player, "withdrawn")
 
     def _take_back(self, offer: OpenOffer) -> None:
-        for card in offer.cards:
-            self.free[offer.seat][INDEX[card]] += 1
+        free = self.free[offer.seat]
+        for i, n in offer.facts.needs:
+            free[i] += n
+        self._forget(offer.seat)
 
     def _trade(self, buyer: int, offer: OpenOffer, payment: Lot, own_offer: bool) -> None:
         """The blind swap (T4): atomic, so the first valid acceptance wins."""
         seller = offer.seat
         del self.offers[seller]
+        bought, sold = self.free[buyer], self.free[seller]
         if own_offer:
             own = self.offers.pop(buyer)
-            paid = own.cards
+            paid = own.facts
             self.fates[own.id] = (buyer, f"paid to seat {seller} for offer #{offer.id}")
         else:
             for i, n in payment.needs():
-                self.free[buyer][i] -= n
-            paid = payment.cards()
-        for card in offer.cards:
-            self.free[buyer][INDEX[card]] += 1
-        for card in paid:
-            self.free[seller][INDEX[card]] += 1
+                bought[i] -= n
+            paid = facts_of(payment.cards())
+        got = offer.facts
+        for i, n in got.needs:
+            bought[i] += n
+        for i, n in paid.needs:
+            sold[i] += n
+        self._forget(buyer)
+        self._forget(seller)
         self.fates[offer.id] = (seller, f"taken by seat {buyer}")
         self.trades.append(Trade(offer.id, seller, buyer, offer.count))
         self.idle = 0
@@ -485,16 +634,13 @@ class Hand(State[PitAction]):
             Event(
                 "trade",
                 {"offer": offer.id, "seller": seller, "buyer": buyer, "count": offer.count},
-                {
-                    seller: _side(paid, offer.cards),
-                    buyer: _side(offer.cards, paid),
-                },
+                {seller: _side(paid, got), buyer: _side(got, paid)},
             )
         )
 
     def _check_limits(self) -> None:
         """pitkit's safety limits: a market that never corners ends unscored."""
-        if len(self.trades) >= self.rules.trades_per_player * self.players:
+        if len(self.trades) >= self._trade_limit:
             self._finish(f"no corner after {len(self.trades)} trades (trades_per_player)")
         elif self.idle >= self.rules.idle_limit:
             self._finish(f"no trade in {self.idle} market actions (idle_limit)")
@@ -540,7 +686,7 @@ class Hand(State[PitAction]):
             self._take_back(offer)
             self.fates[offer.id] = (offer.seat, "void: the hand ended")
         self.offers = {}
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.summary = summary
         points = tuple(float(p) for p in self.points)
         self._outcome = Outcome(
@@ -612,6 +758,7 @@ class Hand(State[PitAction]):
         new.fates = dict(self.fates)
         new.trades = list(self.trades)
         new.points = list(self.points)
+        new._forget_all()
         return new
 
     def zones(self) -> dict[str, Sequence[Any]]:
@@ -630,6 +777,7 @@ class Hand(State[PitAction]):
     def _set_zone(self, name: str, cards: list[Any]) -> None:
         zone, number = name.split()
         seat = int(number)
+        self._forget(seat)
         if zone == "hand":
             self.free[seat] = counts_of(cards)
         elif cards:
@@ -637,34 +785,25 @@ class Hand(State[PitAction]):
             self.offers[seat] = OpenOffer(offer.id, seat, tuple(cards))
 
 
-def _side(received: Sequence[PitCard], gave: Sequence[PitCard]) -> dict[str, Any]:
+def _side(received: CardFacts, gave: CardFacts) -> dict[str, Any]:
     """One side's private view of a trade: what it received (and gave, which it knew)."""
-    return {
-        "received": describe_cards(received),
-        "cards": [str(c) for c in received],
-        "gave": [str(c) for c in gave],
-    }
-
-
-def outside_turn(state: State[PitAction], player: int) -> bool:
-    """Whether `player` is a seat outside `to_act` in a game still going on."""
-    return (
-        not state.is_over
-        and isinstance(player, int)
-        and 0 <= player < state.players
-        and player not in state.to_act
-    )
+    return {"received": received.text, "cards": list(received.names), "gave": list(gave.names)}
 
 
 def apply_checked(
     state: State[PitAction], hand: Hand, player: int, action: PitAction
 ) -> list[Event]:
-    """Apply `action` for a seat outside `to_act` if `hand.check` takes it
-    (only a trade attempt before the opening, which is penalized: T3)."""
+    """`State.apply` for `hand`, or for the match (`state`) playing it, once
+    the game is known to go on: `action` is taken if `hand.check` takes it.
+    That is the listed legal actions for a seat in `to_act`, and also a
+    trade attempt before the opening by a seat outside it (penalized: T3)."""
+    if not (isinstance(player, int) and 0 <= player < state.players):
+        raise IllegalAction(f"seat {player} may not act now")
     reason = hand.check(player, action)
     if reason is not None:
         raise IllegalAction(reason)
-    start = len(state.log)
-    state.log.append(state._action_event(player, action))
+    log = state.log
+    start = len(log)
+    log.append(hand._action_event(player, action))
     state._apply(player, action)
-    return state.log[start:]
+    return log[start:]
