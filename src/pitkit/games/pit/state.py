@@ -26,6 +26,7 @@ holding, and each acceptance of an offer is made once.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, Self, TypeVar
@@ -64,6 +65,7 @@ from pitkit.games.pit.market import (
     payable_lots,
 )
 from pitkit.games.pit.rules import Rules
+from pitkit.games.pit.sampler import sample_hidden
 
 __all__ = ["PENALTY", "SET_SIZE", "Hand", "Phase", "apply_checked"]
 
@@ -750,6 +752,11 @@ class Hand(State[PitAction]):
         return view
 
     # -- copies and zones ------------------------------------------------------------------
+
+    def sample_unseen(self, seat: int | None, rng: random.Random) -> Self:
+        """Hidden cards dealt anew to fit what `seat` saw of the trading, each
+        open offer a valid lot (see `pitkit.games.pit.sampler`)."""
+        return sample_hidden(self, seat, rng)
 
     def clone(self) -> Self:
         new = self._clone_base()

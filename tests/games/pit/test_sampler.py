@@ -1,0 +1,104 @@
+"""Pit's sampler of hidden cards reads the trade history (issue 7)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from pitkit.games import get
+from pitkit.games.pit import Accept, Hand
+from pitkit.games.pit.market import KINDS, Lot
+from pitkit.games.pit.sampler import known_holdings
+from tests.games.pit.helpers import holding, stacked_hand
+
+HANDS = ["5 wheat, 4 barley", "5 barley, 4 corn", "5 corn, 4 wheat"]
+
+
+def traded() -> Hand:
+    """Seat 0 gives 3 wheat to seat 1 for 3 barley; then seat 1 and seat 2 trade 1 card."""
+    hand = stacked_hand(HANDS, dealer=2)
+    hand.apply(0, "offer 3 wheat")
+    hand.apply(1, "accept 0 barley")
+    hand.apply(1, "offer 2 corn")
+    return hand
+
+
+def everything(hand: Hand) -> Counter[object]:
+    return Counter(card for cards in hand.zones().values() for card in cards)
+
+
+def test_cards_given_to_a_trader_stay_with_them() -> None:
+    hand = traded()
+    bounds = known_holdings(hand, 0)
+    wheat, barley = KINDS.index(KINDS[0]), 1
+    assert bounds[1][wheat] == 3  # seat 0 gave them
+    assert bounds[1][barley] == 0  # what seat 1 gave seat 0 is not theirs any more
+    assert sum(bounds[2]) == 0  # seat 0 has seen nothing of seat 2's cards
+    for seed in range(30):
+        sample = hand.sample_unseen(0, random.Random(seed))
+        assert sample.holding(1)[wheat] >= 3
+
+
+def test_a_trade_between_others_lowers_the_bounds_by_its_size() -> None:
+    hand = traded()
+    hand.apply(2, "accept 1 wheat")  # seat 1's 2 corn for 2 of seat 2's wheat
+    bounds = known_holdings(hand, 0)
+    assert bounds[1][0] == 1  # seat 1 may have paid with up to 2 of the 3 wheat
+    sample = hand.sample_unseen(0, random.Random(1))
+    assert sample.holding(1)[0] >= 1
+
+
+def test_a_sample_looks_the_same_to_the_seat_and_keeps_every_card() -> None:
+    hand = traded()
+    for seat in range(3):
+        for seed in range(10):
+            sample = hand.sample_unseen(seat, random.Random(seed))
+            assert sample.view(seat) == hand.view(seat)
+            assert holding(sample, seat) == holding(hand, seat)
+            assert everything(sample) == everything(hand)
+
+
+def test_open_offers_stay_valid_lots_of_their_size() -> None:
+    hand = traded()  # seat 1 offers 2 corn, unseen by seats 0 and 2
+    for seed in range(30):
+        sample = hand.sample_unseen(0, random.Random(seed))
+        offer = sample.offers[1]
+        assert len(offer.cards) == 2
+        Lot.of(offer.cards)  # raises if the cards mix commodities
+        take = next(a for a in sample.legal_actions(2) if isinstance(a, Accept) and a.seat == 1)
+        sample.apply(2, take)  # and the offer can be taken
+
+
+def test_it_never_peeks() -> None:
+    # Two hands the seat cannot tell apart give the same sample from the same seed.
+    hand = traded()
+    other = hand.redeal_unseen(0, 5)
+    assert hand.zones() != other.zones()
+    first = hand.sample_unseen(0, random.Random(3))
+    second = other.sample_unseen(0, random.Random(3))
+    assert first.zones() == second.zones()
+
+
+def test_samples_from_random_trading_are_consistent() -> None:
+    game = get("pit")
+    for seed in range(4):
+        match = game.new_match(4, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(150):
+            if match.is_over:
+                break
+            seat = rng.choice(sorted(match.to_act))
+            match.apply(seat, rng.choice(match.legal_actions(seat)))
+        hand = match.hand
+        assert isinstance(hand, Hand)
+        for seat in range(4):
+            sample = hand.sample_unseen(seat, random.Random(seed))
+            assert sample.view(seat) == hand.view(seat)
+            assert everything(sample) == everything(hand)
+            bounds = known_holdings(hand, seat)
+            for other, bound in bounds.items():
+                assert all(
+                    have >= need for have, need in zip(sample.holding(other), bound, strict=True)
+                )
+            for offer in sample.offers.values():
+                Lot.of(offer.cards)
