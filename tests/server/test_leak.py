@@ -10,7 +10,8 @@ and every message each connection received is checked:
    and no message carries a seed, a secret or another seat's private part.
 2. Against the true zones: a card lying, at that version, in a zone hidden
    from that seat appears only if the seat saw it in an open zone earlier in
-   the same hand, or a public event showed it.
+   the same hand, a public event showed it, or the public record of the hands
+   played so far (the `match` part of every view) names it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import asyncio
 import json
 import re
 import time
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from pitkit import games
@@ -46,7 +48,16 @@ def _keys(data: Any) -> set[str]:
 class Truth:
     """The true match at every version, rebuilt from the published log."""
 
-    def __init__(self, header: dict[str, Any], events: list[Event], views: set[tuple[Any, int]]):
+    def __init__(
+        self,
+        header: dict[str, Any],
+        events: list[Event],
+        views: set[tuple[Any, int]],
+        parts: AbstractSet[tuple[Any, int]] = frozenset(),
+    ):
+        """Replay the match; keep the whole view of each (seat, version) in `views`,
+        and in `parts` the view less its history and the match's record (which is
+        costly to build and encode in a long match, and is all such an update holds)."""
         game = games.get(header["game"])
         n = int(header["players"])
         self.seats: list[int | None] = [None, *range(n)]
@@ -57,6 +68,7 @@ class Truth:
         match: Match[Any, Any] | None = None
         log_len = 0
         results = 0
+        record: set[str] = set()
         seen: dict[int | None, set[str]] = {s: set() for s in self.seats}
         for version, match in enumerate(game.replay_steps(header, events)):
             # Yielded before each action and at the end: version v's events
@@ -67,6 +79,10 @@ class Truth:
             results = len(match.results)
             start = self.starts[version]
             public = _cards([e.seen_by(None) for e in match.log[start:]])
+            # The record of the hands played so far is shown to everyone, spectators too;
+            # it changes only when a hand ends.
+            if new_hand or version == 0:
+                record = _cards(match.view(None)["match"])
             zones = match.zones()
             self.hidden.append({})
             self.disclosed.append({})
@@ -80,9 +96,13 @@ class Truth:
                     seen[seat] = set()
                 seen[seat] |= visible | public
                 self.hidden[version][seat] = hidden
-                self.disclosed[version][seat] = set(seen[seat])
+                self.disclosed[version][seat] = seen[seat] | record
                 if (seat, version) in views:
                     self.views[(seat, version)] = json.loads(json.dumps(match.view(seat)))
+                elif (seat, version) in parts:
+                    view = match.view(seat)
+                    del view["history"], view["match"]
+                    self.views[(seat, version)] = json.loads(json.dumps(view))
         assert match is not None
         self.log = match.log
 
@@ -101,8 +121,9 @@ async def _play_table(server: ServerThread, name: str, bot_seats: int) -> list[T
     clients = [TableClient(server.base, tid, s["token"]) for s in created["seats"]]
     watcher = TableClient(server.base, tid, None)
     await watcher.connect()
-    for c in clients:
-        await c.connect()
+    for i, c in enumerate(clients):
+        # One seat also gets its view in every update (hello's `views`).
+        await c.connect(views=i == 0)
     players = [RandomPlayer(c, i) for i, c in enumerate(clients)]
     until = time.monotonic() + 40
     await asyncio.gather(*(p.run(until) for p in players), _watch(watcher, until))
@@ -125,8 +146,14 @@ def _check(server: ServerThread, clients: list[TableClient]) -> int:
     text = server.http.get(f"/api/tables/{tid}/matches/1/log").text
     lines = [json.loads(line) for line in text.splitlines()]
     header, events = lines[0], [Event.from_json(e) for e in lines[1:]]
-    wanted = {(c.seat, m["version"]) for c in clients for m in c.log if m.get("type") == "sync"}
-    truth = Truth(header, events, wanted)
+    wanted = {
+        (c.seat, m["version"])
+        for c in clients
+        for m in c.log
+        if m.get("type") == "sync" or "match" in m.get("view", ())
+    }
+    parts = {(c.seat, m["version"]) for c in clients for m in c.log if "view" in m} - wanted
+    truth = Truth(header, events, wanted, parts)
     checked = 0
     for client in clients:
         seat = client.seat
@@ -140,6 +167,14 @@ def _check(server: ServerThread, clients: list[TableClient]) -> int:
                 version = message["version"]
                 events_seen = message["events"]
                 assert events_seen == truth.events(seat, message["from"], version)
+                if "view" in message:
+                    # Less the history (and the match's record when it did not change:
+                    # test_play checks that the client's copy stays right).
+                    whole = dict(truth.views[(seat, version)])
+                    whole.pop("history", None)
+                    if "match" not in message["view"]:
+                        whole.pop("match", None)
+                    assert message["view"] == whole
             else:
                 continue
             leaked = _cards(message) & truth.hidden[version][seat] - truth.disclosed[version][seat]

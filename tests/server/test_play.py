@@ -192,3 +192,35 @@ def test_bot_tables_play_to_the_end(server: ServerThread) -> None:
     for tid in ids:
         info = server.wait_for(tid, "over", timeout=30)
         assert info["outcome"] and info["version"] > 10
+
+
+def test_views_in_updates_keep_the_client_view_exact(server: ServerThread) -> None:
+    """A client that asks for views in its hello holds, after every update, exactly the
+    view a `sync` would send (less the history), though updates leave out the match's
+    record while it does not change."""
+    created = server.create(game="ace-pit", seats=["open", "random"])
+    tid, token = created["table"]["id"], created["seats"][0]["token"]
+
+    async def main() -> None:
+        client = TableClient(server.base, tid, token)
+        watcher = TableClient(server.base, tid, None)
+        await client.connect(views=True)
+        await watcher.connect(views=True)
+        await RandomPlayer(client, 3).run(time.monotonic() + 30)
+        assert client.over
+        while not watcher.over:
+            await watcher.recv()
+        updates = [m for m in client.log if m["type"] == "update"]
+        assert all("view" in m for m in updates)
+        assert any("match" not in m["view"] for m in updates)
+        assert sum("match" in m["view"] for m in updates) >= 2  # hands ended
+        for c in (client, watcher):
+            held = dict(c.view or {})
+            await c.send({"type": "sync"})
+            fresh = dict((await c.recv_type("sync"))["view"])
+            held.pop("history", None)  # an update's view holds none: the events are its history
+            del fresh["history"]
+            assert held == fresh
+            await c.close()
+
+    run(main())

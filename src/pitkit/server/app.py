@@ -209,8 +209,15 @@ _STATUS = {
 }
 
 
-def create_app(database_url: str, limits: Limits | None = None) -> FastAPI:
-    """The pitkit server as an ASGI app, storing its tables at `database_url`."""
+def create_app(
+    database_url: str,
+    limits: Limits | None = None,
+    started: Callable[[], None] | None = None,
+) -> FastAPI:
+    """The pitkit server as an ASGI app, storing its tables at `database_url`.
+
+    `started` is called once the app has started (tables loaded), before it serves.
+    """
     limits = limits or Limits()
     store = Store(database_url)
     manager = Manager(store, limits)
@@ -220,6 +227,8 @@ def create_app(database_url: str, limits: Limits | None = None) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store.start()
         await manager.load()
+        if started is not None:
+            started()
         try:
             yield
         finally:
@@ -463,7 +472,8 @@ def create_app(database_url: str, limits: Limits | None = None) -> FastAPI:
                 table.detach(conn)
             conn.close(conn.close_code)
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(pump, 5)
+                async with asyncio.timeout(5):
+                    await pump
             pump.cancel()
 
     return app
@@ -478,7 +488,8 @@ async def _serve_socket(ws: WebSocket, conn: Conn, table: Table, limits: Limits)
             if conn.joined:
                 message = await ws.receive()
             else:
-                message = await asyncio.wait_for(ws.receive(), limits.hello_seconds)
+                async with asyncio.timeout(limits.hello_seconds):
+                    message = await ws.receive()
         except TimeoutError:
             conn.send(error("hello_first", "no hello in time"))
             conn.close(4408)
@@ -516,6 +527,7 @@ async def _handle(conn: Conn, table: Table, message: ClientMessage) -> None:
     if isinstance(message, Hello):
         if conn.joined:
             raise ProtocolError("already_joined")
+        conn.views = message.views
         await table.attach(conn, message.token, message.name, message.match, message.version)
         return
     if not conn.joined:

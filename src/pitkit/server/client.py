@@ -22,7 +22,9 @@ __all__ = ["RandomPlayer", "TableClient"]
 class TableClient:
     """One WebSocket connection to a table, as a seat (token) or a spectator."""
 
-    def __init__(self, base: str, table_id: str, token: str | None = None) -> None:
+    def __init__(
+        self, base: str, table_id: str, token: str | None = None, keep_log: bool = True
+    ) -> None:
         self.url = base.replace("http://", "ws://", 1).rstrip("/") + f"/ws/tables/{table_id}"
         self.token = token
         self.ws: ClientConnection | None = None
@@ -36,13 +38,20 @@ class TableClient:
         self.table: dict[str, Any] | None = None
         self.syncing = False
         """Whether a full view was asked for and has not come yet (do not act meanwhile)."""
+        self.keep_log = keep_log
         self.log: list[dict[str, Any]] = []
-        """Every message received, in order (the leak test reads them all)."""
+        """Every message received, in order, if `keep_log` (the leak test reads them all)."""
 
-    async def connect(self, name: str | None = None, resume: bool = False) -> None:
-        """Open the socket and say hello; with `resume`, from the last version seen."""
-        self.ws = await connect(self.url, max_size=2**24, open_timeout=10)
+    async def connect(
+        self, name: str | None = None, resume: bool = False, views: bool = False
+    ) -> None:
+        """Open the socket and say hello; with `resume`, from the last version seen;
+        with `views`, asking for the seat's view in every update."""
+        # Messages are small: compressing each one costs more CPU than it saves.
+        self.ws = await connect(self.url, max_size=2**24, open_timeout=10, compression=None)
         hello: dict[str, Any] = {"type": "hello", "token": self.token, "name": name}
+        if views:
+            hello["views"] = True
         if resume and self.match is not None:
             hello["match"], hello["version"] = self.match, self.version
         await self.send(hello)
@@ -55,9 +64,13 @@ class TableClient:
     async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
         """The next message, after taking in what it says about the table."""
         assert self.ws is not None
-        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        # asyncio.timeout, not wait_for: no extra task per message (and on Python 3.11
+        # wait_for can swallow a cancellation).
+        async with asyncio.timeout(timeout):
+            raw = await self.ws.recv()
         message: dict[str, Any] = json.loads(raw)
-        self.log.append(message)
+        if self.keep_log:
+            self.log.append(message)
         kind = message.get("type")
         if kind == "welcome":
             self.seat, self.table = message["seat"], message["table"]
@@ -79,6 +92,11 @@ class TableClient:
                 self.version = message["version"]
                 self.legal, self.to_act = message["legal"], message["to_act"]
                 self.over = message["over"]
+                if "view" in message:
+                    view = dict(message["view"])  # the logged message stays as received
+                    if "match" not in view and self.view is not None:
+                        view["match"] = self.view.get("match")  # unchanged, so not sent
+                    self.view = view
         return message
 
     async def recv_type(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:

@@ -56,6 +56,8 @@ class Hello:
     name: str | None
     match: int | None
     version: int | None
+    views: bool = False
+    """Whether each `update` should also carry the seat's new view."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,7 @@ class Simple:
 ClientMessage = Hello | Act | Simple
 
 _FIELDS = {
-    "hello": {"type", "token", "name", "match", "version"},
+    "hello": {"type", "token", "name", "match", "version", "views"},
     "act": {"type", "action", "version", "id"},
     "sync": {"type", "id"},
     "rematch": {"type", "id"},
@@ -115,7 +117,10 @@ def parse(text: str | bytes | None, limit: int) -> ClientMessage:
         name = _optional(data, "name", str)
         match = _optional_count(data, "match")
         version = _optional_count(data, "version")
-        return Hello(token, name, match, version)
+        views = data.get("views", False)
+        if not isinstance(views, bool):
+            raise ProtocolError("malformed", "views is true or false")
+        return Hello(token, name, match, version, views)
     if kind == "act":
         action = data.get("action")
         if not isinstance(action, str | dict):

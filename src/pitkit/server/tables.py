@@ -74,6 +74,8 @@ class Conn:
         self.table: Table | None = None
         self.seat: int | None = None
         self.joined = False
+        self.views = False
+        """Whether this client asked for its view in every update (hello's `views`)."""
         self.closed = False
         self.close_code = 1000
         self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
@@ -169,6 +171,8 @@ class Table:
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
         self._changed = asyncio.Event()
         self._closing = False
+        self._records: dict[int | None, tuple[int, int, Any]] = {}
+        """Per seat, the (match, version, `match` part of the view) last put in an update."""
         if record.match is not None:
             self._rebuild(record)
 
@@ -257,13 +261,16 @@ class Table:
             "view": self.match.view(seat),
         }
 
-    def _update_message(self, seat: int | None, since: int) -> dict[str, Any]:
-        """The events of versions since+1 .. now as `seat` sees them, and what it may do now."""
+    def _update_message(self, seat: int | None, since: int, view: bool = False) -> dict[str, Any]:
+        """The events of versions since+1 .. now as `seat` sees them, and what it may do
+        now; with `view`, also the seat's view as of now, less what the client holds
+        already: the history (it has the events) and, unless it changed since `since`,
+        the match's record (the score sheet, which grows with every hand)."""
         match = self.match
         assert match is not None
         start = self.starts[since + 1] if since + 1 < len(self.starts) else len(match.log)
         to_act = match.to_act
-        return {
+        message = {
             "type": "update",
             "match": self.match_no,
             "from": since,
@@ -277,18 +284,34 @@ class Table:
             ),
             "over": match.is_over,
         }
+        if view:
+            shown = match.view(seat)
+            shown.pop("history", None)
+            record = shown.get("match")
+            known = self._records.get(seat)
+            self._records[seat] = (self.match_no, self.version, record)
+            if known is not None and known[:2] == (self.match_no, since) and known[2] == record:
+                del shown["match"]
+            message["view"] = shown
+        return message
 
     def _broadcast_update(self, since: int) -> None:
+        # Each distinct message is built and encoded once, however many sockets get it.
+        cache: dict[tuple[int | None, bool], str] = {}
+        for conn in self._conns():
+            key = (conn.seat, conn.views)
+            text = cache.get(key)
+            if text is None:
+                text = cache[key] = _dumps(self._update_message(conn.seat, since, conn.views))
+            conn.send(text)
+
+    def _broadcast_sync(self) -> None:
         cache: dict[int | None, str] = {}
         for conn in self._conns():
             text = cache.get(conn.seat)
             if text is None:
-                text = cache[conn.seat] = _dumps(self._update_message(conn.seat, since))
+                text = cache[conn.seat] = _dumps(self._sync_message(conn.seat))
             conn.send(text)
-
-    def _broadcast_sync(self) -> None:
-        for conn in self._conns():
-            conn.send(self._sync_message(conn.seat))
 
     def _stamp(self) -> dict[str, Any]:
         return {"match": self.match_no, "version": self.version}
@@ -360,7 +383,7 @@ class Table:
             and self.version - version <= self.limits.resync_gap
         ):
             if version < self.version:
-                conn.send(self._update_message(conn.seat, version))
+                conn.send(self._update_message(conn.seat, version, conn.views))
             return
         conn.send(self._sync_message(conn.seat))
 
@@ -696,8 +719,11 @@ class Table:
                 # On a copy in a thread: a slow search bot must not hold up the other tables.
                 action = await asyncio.to_thread(decide, bot, match.clone(), index)
                 if action is None:  # a real-time bot waiting for the market to move
+                    # asyncio.timeout, not wait_for: on Python 3.11 wait_for may swallow
+                    # the cancellation that stops this task.
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(changed.wait(), WAIT_POLL)
+                        async with asyncio.timeout(WAIT_POLL):
+                            await changed.wait()
                     continue
                 try:
                     await self.act(index, action, version, by_bot=True)

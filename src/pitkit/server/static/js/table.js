@@ -3,9 +3,9 @@
 // history, scores, the end of a hand); a small module per game (js/games/) draws the
 // centre of the table, names the actions and describes the events.
 //
-// The server is the only authority. The page shows `view(seat)` exactly as sent; after
-// each update (the events of a new version) it asks for the full view again, at most
-// five times a second, so it never has to re-implement a game's rules.
+// The server is the only authority. The page shows `view(seat)` exactly as sent: it asks
+// in its hello for the view in every update (the events of a new version), so it never
+// has to re-implement a game's rules, nor ask for the view again after each move.
 import {api, copyText, h, morph, ordinal, plural, toast} from './dom.js';
 import {addSprite, backsEl, cardEl, cardName} from './cards.js';
 import {TableSocket} from './conn.js';
@@ -15,8 +15,8 @@ import * as store from './store.js';
 const MODULES = {'pitty-pat': 'pittypat', pits: 'pits', 'ace-pit': 'acepit', pitch: 'pitch', pit: 'pit'};
 // Bots get a short name by seat, so that "Bix plays a pair" reads like a person at the table.
 const BOT_NAMES = ['Ada', 'Bix', 'Cyd', 'Dee', 'Eko', 'Fen', 'Gil', 'Hal', 'Ivy', 'Jax'];
-// At most one full view every 250 ms: with the player's own actions this stays well
-// inside the server's limit of 10 messages a second.
+// At most one full view every 250 ms (when an update came without one): with the
+// player's own actions this stays well inside the server's limit of 10 messages a second.
 const SYNC_GAP_MS = 250;
 
 const tableId = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() || '');
@@ -125,7 +125,7 @@ const ctx = {
 // -- the connection and the state --------------------------------------------------
 
 function hello() {
-  const message = {type: 'hello'};
+  const message = {type: 'hello', views: true};
   if (S.token) message.token = S.token;
   const name = store.playerName();
   if (name) message.name = name;
@@ -248,7 +248,14 @@ function onUpdate(m) {
   S.toAct = m.to_act;
   S.over = m.over;
   for (const event of m.events) addEvent(event);
-  if (S.version > S.viewVersion) requestSync('refresh');
+  if (m.view) {
+    // The update's view leaves out what we hold: the history (this hand's events) and,
+    // unless it changed, the match's record.
+    S.view = {match: (S.view || {}).match, ...m.view, history: S.handEvents.slice()};
+    S.viewVersion = m.version;
+  } else if (S.version > S.viewVersion) {
+    requestSync('refresh');
+  }
 }
 
 function onError(m) {
