@@ -60,6 +60,9 @@ class Offer(Action):
         # Validates too: a malformed offer cannot exist.
         object.__setattr__(self, "lot", lot_of(self.count, self.commodity, self.bull, self.bear))
 
+    def __hash__(self) -> int:
+        return hash(self.lot)  # the lot stands for the compared fields, and hashes fast
+
     @staticmethod
     def of(lot: Lot) -> Offer:
         """The offer of `lot`."""

@@ -96,6 +96,11 @@ class Lot:
         goods = 0 if self.commodity is None else 1 + COMMODITIES.index(self.commodity)
         object.__setattr__(self, "key", ((self.size * 8 + goods) * 2 + self.bull) * 2 + self.bear)
 
+    def __hash__(self) -> int:
+        # The key is unique to the lot's cards: quicker than hashing the
+        # fields, an `Enum` among them (Python-level hashing).
+        return self.key
+
     @property
     def commodity_cards(self) -> int:
         """How many cards of the commodity the lot holds."""
