@@ -84,3 +84,24 @@ def test_a_clearly_worse_proposal_is_overruled() -> None:
     bot = RolloutBot(3, Budget(iterations=40))
     bot._guides["pitty-pat"] = ("sensible", _Worst(Draw()))
     assert bot.choose(hand, 1) == MatchCard(hand.hands[1][0])
+
+
+def test_in_real_time_it_waits_when_the_heuristic_would() -> None:
+    # Pit's sorting period: only the dealer may act (open the pit); the others wait.
+    match = games.get("pit").new_match(4, seed=1)
+    bot = RolloutBot(1, Budget(iterations=3))
+    dealer = match.hand.dealer  # type: ignore[attr-defined]
+    assert bot.act(match, dealer) == match.legal_actions(dealer)[0]
+    assert all(bot.act(match, s) is None for s in range(4) if s != dealer)
+    match.apply(dealer, "open")
+    seat = min(match.to_act)
+    move = bot.act(match, seat)
+    assert move is None or move in match.legal_actions(seat)
+
+
+def test_in_turn_based_games_act_is_choose() -> None:
+    match = advanced("ace-pit", 2, moves=2)
+    seat = min(match.to_act)
+    assert RolloutBot(4, Budget(iterations=3)).act(match, seat) == RolloutBot(
+        4, Budget(iterations=3)
+    ).choose(match, seat)

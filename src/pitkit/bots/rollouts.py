@@ -41,6 +41,7 @@ from pitkit.bots.search import Budget, SearchSpec
 from pitkit.core.actions import Action
 from pitkit.core.game import Bot, Game
 from pitkit.core.state import State
+from pitkit.realtime.runner import DEFAULT_THINK, RealtimeBot
 
 __all__ = ["DEFAULT_ITERATIONS", "WIDTH", "Ranker", "RolloutBot"]
 
@@ -118,22 +119,38 @@ class RolloutBot:
             raise ValueError(f"{name!r}: a rollout bot always rolls out the game's heuristic")
         return cls(seed, spec.budget)
 
+    #: Seconds between seeing the table and acting, in real-time play.
+    think_time: tuple[float, float] = DEFAULT_THINK
+
+    def act(self, state: State[Any], player: int) -> Action | None:
+        """Real-time play (Pit): wait when the heuristic would wait, else
+        search from its move as `choose` does."""
+        hand = current_hand(state)
+        _, guide = self._guide(_game_of(hand))
+        if isinstance(guide, RealtimeBot):
+            proposal = guide.act(hand, player)
+            return None if proposal is None else self._decide(hand, player, proposal)
+        return self.choose(state, player)
+
     def choose(self, state: State[Any], player: int) -> Action:
         """The heuristic's move, or a candidate that beats it beyond doubt."""
         hand = current_hand(state)
-        actions: list[Action] = hand.legal_actions(player)
-        if len(actions) == 1:
-            self.last_iterations = 0
-            return actions[0]
-        from pitkit import games
+        _, guide = self._guide(_game_of(hand))
+        if guide is not None:
+            return self._decide(hand, player, guide.choose(hand, player))
+        return self._decide(hand, player, self.rng.choice(hand.legal_actions(player)))
 
-        game = games.get(hand.game)
+    def _decide(self, hand: State[Any], player: int, proposal: Action) -> Action:
+        """`proposal` (the heuristic's move), unless another beats it beyond doubt."""
+        actions: list[Action] = hand.legal_actions(player)
+        self.last_iterations = 0
+        if len(actions) == 1:
+            return actions[0]
+        game = _game_of(hand)
         name, guide = self._guide(game)
-        proposal = guide.choose(hand, player) if guide is not None else self.rng.choice(actions)
         candidates = self._candidates(hand, player, actions, proposal, guide)
         root = rebased(hand)
         stats = {c: _Candidate() for c in candidates if c != proposal}
-        self.last_iterations = 0
         for _ in self.budget.iterate():
             world = root.sample_unseen(player, self.rng)
             seed = self.rng.getrandbits(64)
@@ -185,8 +202,34 @@ class RolloutBot:
         step(state, player, move)
         rng = random.Random(seed)
         policy = make(game, name, seed) if name else RandomBot(seed)
+        if isinstance(policy, RealtimeBot):
+            _trade_out(state, policy, rng)
         while not state.is_over:
             seat = actor(state, rng)
             step(state, seat, policy.choose(state, seat))
         assert state.outcome is not None
         return utilities(state.outcome)[player]
+
+
+def _game_of(hand: State[Any]) -> Game:
+    from pitkit import games
+
+    return games.get(hand.game)
+
+
+def _trade_out(state: State[Any], policy: RealtimeBot, rng: random.Random) -> None:
+    """Play a real-time hand out with `policy`'s own timing in rough form:
+    each step, the first seat in a random order that would act now does;
+    when every seat would wait, one of them trades as `choose` says."""
+    choose = policy.choose  # type: ignore[attr-defined]
+    while not state.is_over:
+        seats = sorted(state.to_act)
+        rng.shuffle(seats)
+        for seat in seats:
+            action = policy.act(state, seat)
+            if action is not None:
+                step(state, seat, action)
+                break
+        else:
+            seat = seats[0]
+            step(state, seat, choose(state, seat))
