@@ -20,6 +20,7 @@ from typing import Any, Self
 from pitkit.cards import Card, Suit, format_cards, standard_deck
 from pitkit.core.chance import Chance
 from pitkit.core.events import Event
+from pitkit.core.sampling import deal_fitting
 from pitkit.core.state import Outcome, State
 from pitkit.games.pitch.actions import CODEC, Bid, Pass, PitchAction, Play, Run, Sell, Steal, Take
 from pitkit.games.pitch.rules import MAX_BID, MIN_BID, Rules
@@ -479,15 +480,10 @@ class Hand(State[PitchAction]):
         voids = self.shown_voids()
         others = [s for s in self.seated if s != seat]
         pool = sorted([c for s in others for c in self.hands[s]] + self.stock)
-        sizes = {s: len(self.hands[s]) for s in others}
         # The most constrained seats are dealt first, so a deal rarely fails.
         order = sorted(others, key=lambda s: (-len(voids[s]), s))
-        hands: dict[int, list[Card]] = {}
-        for attempt in range(20):
-            rng.shuffle(pool)
-            hands = _deal_avoiding(pool, order, sizes, voids, strict=attempt < 19)
-            if hands:
-                break
+        sizes = {s: len(self.hands[s]) for s in order}
+        hands = deal_fitting(pool, sizes, lambda s, card, _: card // 13 not in voids[s], rng)
         dealt = {c for cards in hands.values() for c in cards}
         new = self.clone()
         for s, cards in hands.items():
@@ -495,30 +491,3 @@ class Hand(State[PitchAction]):
         new.stock = [c for c in pool if c not in dealt]
         new._set_chance(Chance(rng.getrandbits(64)))
         return new
-
-
-def _deal_avoiding(
-    pool: list[Card],
-    order: list[int],
-    sizes: dict[int, int],
-    voids: list[set[int]],
-    *,
-    strict: bool,
-) -> dict[int, list[Card]]:
-    """Deal each seat in `order` its size from the shuffled `pool`, no card
-    of a suit it is void in; {} if some seat cannot be filled. Not `strict`:
-    fill the shortfall with any cards left, so that a sample always comes out."""
-    taken: set[Card] = set()
-    hands: dict[int, list[Card]] = {}
-    for seat in order:
-        void = voids[seat]
-        cards = [c for c in pool if c // 13 not in void and c not in taken][: sizes[seat]]
-        if len(cards) < sizes[seat]:
-            if strict:
-                return {}
-            cards += [c for c in pool if c not in taken and c not in cards][
-                : sizes[seat] - len(cards)
-            ]
-        taken.update(cards)
-        hands[seat] = cards
-    return hands

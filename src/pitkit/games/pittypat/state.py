@@ -16,6 +16,7 @@ from typing import Any, Self
 from pitkit.cards import Card, format_cards, standard_deck
 from pitkit.core.chance import Chance
 from pitkit.core.events import Event
+from pitkit.core.sampling import deal_fitting
 from pitkit.core.state import Outcome, State
 from pitkit.games.pittypat.actions import CODEC, Draw, MatchCard, PittyPatAction
 from pitkit.games.pittypat.rules import Rules
@@ -372,15 +373,15 @@ class Hand(State[PittyPatAction]):
             pool += stock
             pool.sort()  # by card, so the sample depends on what is hidden, not where
             stock = []
-        sizes = {s: len(self.hands[s]) for s in others}
         # The most constrained players are dealt first, so a deal rarely fails.
         order = sorted(others, key=lambda s: (-len(lacking[s]), s))
-        hands: dict[int, list[Card]] = {}
-        for attempt in range(20):
-            rng.shuffle(pool)
-            hands = _deal_distinct(pool, order, sizes, lacking, strict=attempt < 19)
-            if hands:
-                break
+        sizes = {s: len(self.hands[s]) for s in order}
+
+        def fits(s: int, card: Card, cards: Sequence[Card]) -> bool:
+            # Not a rank the player lacks, nor one it was already dealt.
+            return card.rank not in lacking[s] and all(c.rank != card.rank for c in cards)
+
+        hands = deal_fitting(pool, sizes, fits, rng)
         dealt = {c for cards in hands.values() for c in cards}
         new = self.clone()
         for s, cards in hands.items():
@@ -389,40 +390,6 @@ class Hand(State[PittyPatAction]):
         new.stock = stock + [c for c in pool if c not in dealt]
         new._set_chance(Chance(rng.getrandbits(64)))
         return new
-
-
-def _deal_distinct(
-    pool: list[Card],
-    order: list[int],
-    sizes: dict[int, int],
-    lacking: list[set[int]],
-    *,
-    strict: bool,
-) -> dict[int, list[Card]]:
-    """Deal each seat in `order` its size from the shuffled `pool`, no two
-    cards of a rank and none of a rank it lacks; {} if some seat cannot be
-    filled. Not `strict`: fill the shortfall with any cards left, so that a
-    sample always comes out."""
-    taken: set[Card] = set()
-    hands: dict[int, list[Card]] = {}
-    for seat in order:
-        ranks = set(lacking[seat])
-        cards: list[Card] = []
-        for card in pool:
-            if len(cards) == sizes[seat]:
-                break
-            if card not in taken and card.rank not in ranks:
-                cards.append(card)
-                ranks.add(card.rank)
-                taken.add(card)
-        if len(cards) < sizes[seat]:
-            if strict:
-                return {}
-            rest = [c for c in pool if c not in taken][: sizes[seat] - len(cards)]
-            cards += rest
-            taken.update(rest)
-        hands[seat] = cards
-    return hands
 
 
 def _by_rank(card: Card) -> tuple[int, int]:
