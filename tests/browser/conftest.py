@@ -10,18 +10,14 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-import uvicorn
 
-from pitkit.server import create_app
-from pitkit.server.settings import Limits, database_url
+from pitkit.server.settings import Limits
+from tests.serving import ServingThread
 
 CHROMIUM = Path(os.environ.get("PITKIT_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -58,35 +54,13 @@ def _unavailable() -> str | None:
     return None
 
 
-class ServerThread:
-    """uvicorn serving pitkit on 127.0.0.1 in a background thread, with its own database.
-
-    `port=0` picks a free port; a restart passes the old port and data folder.
-    """
+class ServerThread(ServingThread):
+    """The server with the real limits (the page must live within them), and
+    the API calls the tests make. `port=0` picks a free port; a restart
+    passes the old port and data folder."""
 
     def __init__(self, data: Path, port: int = 0) -> None:
-        self.data = data
-        self.limits = Limits()  # the real limits: the page must live within them
-        self.app = create_app(database_url(str(data), None), self.limits)
-        config = uvicorn.Config(
-            self.app,
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            ws_max_size=self.limits.frame_bytes,
-            lifespan="on",
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.01)
-        self.port: int = self.server.servers[0].sockets[0].getsockname()[1]
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.http = httpx.Client(base_url=self.base, timeout=10)
+        super().__init__(data, Limits(), port)
 
     def create(
         self,
@@ -118,11 +92,6 @@ class ServerThread:
         scores = [e for e in events if e.get("type") == "scores"]
         assert scores, "the log holds no scores"
         return [int(v) for v in scores[-1]["scores"]]
-
-    def stop(self) -> None:
-        self.http.close()
-        self.server.should_exit = True
-        self.thread.join(timeout=20)
 
 
 @pytest.fixture(scope="session")

@@ -3,47 +3,21 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-import uvicorn
 
-from pitkit.server import Limits, create_app
-from pitkit.server.settings import database_url
+from pitkit.server import Limits
+from tests.serving import ServingThread
 
 FAST = Limits(rate=100_000, burst=100_000)
 
 
-class ServerThread:
-    """uvicorn serving the app on 127.0.0.1:<free port> in a background thread."""
-
-    def __init__(self, data: Path, limits: Limits | None = None) -> None:
-        self.limits = limits or Limits()
-        self.app = create_app(database_url(str(data), None), self.limits)
-        config = uvicorn.Config(
-            self.app,
-            host="127.0.0.1",
-            port=0,
-            log_level="warning",
-            ws_max_size=self.limits.frame_bytes,
-            lifespan="on",
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.01)
-        port = self.server.servers[0].sockets[0].getsockname()[1]
-        self.base = f"http://127.0.0.1:{port}"
-        self.http = httpx.Client(base_url=self.base, timeout=10)
+class ServerThread(ServingThread):
+    """The server, with the API calls the tests make."""
 
     def create(self, **body: Any) -> dict[str, Any]:
         """POST /api/tables, expecting success."""
@@ -68,11 +42,6 @@ class ServerThread:
                 return info
             assert time.monotonic() < deadline, f"table {table_id} is {info['status']}"
             time.sleep(0.02)
-
-    def stop(self) -> None:
-        self.http.close()
-        self.server.should_exit = True
-        self.thread.join(timeout=20)
 
 
 @pytest.fixture

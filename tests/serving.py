@@ -1,0 +1,51 @@
+"""A real pitkit server on loopback, in a thread, with its own database: the
+base of the server tests' and the browser tests' servers."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import uvicorn
+
+from pitkit.server import Limits, create_app
+from pitkit.server.settings import database_url
+
+
+class ServingThread:
+    """uvicorn serving pitkit on 127.0.0.1 in a background thread.
+
+    `port=0` picks a free port; a restart passes the old port and data folder.
+    """
+
+    def __init__(self, data: Path, limits: Limits | None = None, port: int = 0) -> None:
+        self.data = data
+        self.limits = limits or Limits()
+        self.app = create_app(database_url(str(data), None), self.limits)
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            ws_max_size=self.limits.frame_bytes,
+            lifespan="on",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.01)
+        self.port: int = self.server.servers[0].sockets[0].getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.http = httpx.Client(base_url=self.base, timeout=10)
+
+    def stop(self) -> None:
+        """Stop serving and wait for the thread."""
+        self.http.close()
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
