@@ -129,6 +129,37 @@ def test_a_deal_does_not_depend_on_the_shuffles_before_it() -> None:
     assert clone.shuffle(deck) == dup.shuffle(deck)
 
 
+def test_duplicate_seeds_go_with_the_seats() -> None:
+    specs = schedule(PITTY_PAT, ["random", "sensible", "random"], 3, seed=8, duplicate=True)
+    for deal in range(3):
+        seatings = [s for s in specs if s.deal == deal]
+        assert len(seatings) == 3
+        assert len({s.bot_seeds for s in seatings}) == 1
+    assert len({s.bot_seeds for s in specs}) == 3
+
+
+def test_bots_that_play_alike_play_the_same_game_in_every_seating() -> None:
+    # One deal a rollout bot cannot overrule with (a difference needs two
+    # deals to have an error), so it keeps to its guide, seeded as the seat's
+    # heuristic: every seating of a deal is then one and the same game, and
+    # duplicate play leaves no luck in the result.
+    for game, lineup, rules in (
+        (PITTY_PAT, ["rollouts:1", "sensible", "sensible"], {"target": 2}),
+        (games.get("pits"), ["rollouts:1", *["heuristic"] * 4], {"hands": 1}),
+    ):
+        specs = schedule(game, lineup, 2, rules=rules, seed=4, duplicate=True)
+        for deal in range(2):
+            played = [run_match(s) for s in specs if s.deal == deal]
+            assert len({(r.ranks, r.points, r.summary, r.decisions) for r in played}) == 1
+            bot_wins = sum(
+                1 / r.ranks.count(1)
+                for r in played
+                for seat, name in enumerate(r.seating)
+                if name == "rollouts:1" and r.ranks[seat] == 1
+            )
+            assert abs(bot_wins / len(played) - 1 / len(lineup)) < 1e-9
+
+
 def test_duplicate_matches_replay_from_their_logs() -> None:
     spec = schedule(PITTY_PAT, ["random", "sensible"], 1, seed=5, duplicate=True)[1]
     match = PITTY_PAT.new_match(3, spec.rules, spec.seed, chance=DuplicateChance(spec.seed))

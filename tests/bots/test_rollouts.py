@@ -53,8 +53,9 @@ def test_many_moves_are_cut_to_the_heuristics_favourites() -> None:
     ranked = heuristic.rank(match, seat)
     assert sorted(map(str, ranked)) == sorted(map(str, match.legal_actions(seat)))
     bot = RolloutBot(1, width=4)
-    chosen = bot._candidates(match.hand, seat, match.legal_actions(seat), ranked[0], heuristic)
-    assert chosen == ranked[:4]
+    assert bot._candidates(match.legal_actions(seat), ranked) == ranked[:4]
+    unranked = bot._candidates(match.legal_actions(seat), ranked[:1])
+    assert unranked[0] == ranked[0] and len(set(unranked)) == 4
 
 
 def test_a_ranked_pass_stays_a_candidate_when_following() -> None:

@@ -10,7 +10,11 @@ a table plays (round robin); with fewer, one table seats the bots in turn,
 each in several seats. Seats: in ordinary play each match shifts a table's
 seating by one seat. In duplicate play each deal is played once in every
 distinct seating of its table's bots (see `pitkit.arena.duplicate`), so that
-every bot meets the same cards from every seat and luck cancels out.
+every bot meets the same cards from every seat and luck cancels out. The
+seeds go with the seats too: whoever sits in seat 2 of a deal gets that
+seat's seed in every seating. Two bots that would play alike (a search bot
+keeping to the heuristic it improves, say) then play the very same game, so
+only the moves where they differ move the result.
 """
 
 from __future__ import annotations
@@ -128,8 +132,10 @@ def schedule(
     for i in range(n):
         lineup = lineups[i % len(lineups)]
         match_seed = rng.getrandbits(63)
+        seat_seeds: tuple[int, ...] | None = None
         if duplicate:
             seatings = arrangements(lineup)
+            seat_seeds = tuple(rng.getrandbits(32) for _ in range(seats))
         else:
             shift = (i // len(lineups)) % seats
             seatings = [tuple(lineup[(s - shift) % seats] for s in range(seats))]
@@ -142,7 +148,7 @@ def schedule(
                     rules=rule_json,
                     seed=match_seed,
                     seating=seating,
-                    bot_seeds=tuple(rng.getrandbits(32) for _ in seating),
+                    bot_seeds=seat_seeds or tuple(rng.getrandbits(32) for _ in seating),
                     deal=i,
                     duplicate=duplicate,
                 )

@@ -103,7 +103,12 @@ class RolloutBot:
         width: int = WIDTH,
         confidence: float = CONFIDENCE,
     ) -> None:
-        self.rng = random.Random(seed)
+        # The guide gets `seed` itself, so that it chooses as the heuristic bot
+        # of that seed would: a duplicate arena then replays the heuristic's
+        # game exactly wherever the rollouts keep to its choice. The
+        # searching draws from a stream of its own.
+        self.seed = seed
+        self.rng = random.Random(None if seed is None else f"{seed}/rollouts")
         self.budget = budget or Budget(iterations=DEFAULT_ITERATIONS)
         self.width = width
         self.confidence = confidence
@@ -129,26 +134,31 @@ class RolloutBot:
         _, guide = self._guide(_game_of(hand))
         if isinstance(guide, RealtimeBot):
             proposal = guide.act(hand, player)
-            return None if proposal is None else self._decide(hand, player, proposal)
+            return None if proposal is None else self._decide(hand, player, [proposal])
         return self.choose(state, player)
 
     def choose(self, state: State[Any], player: int) -> Action:
         """The heuristic's move, or a candidate that beats it beyond doubt."""
         hand = current_hand(state)
         _, guide = self._guide(_game_of(hand))
+        # The guide is asked once a move, as the heuristic bot would ask itself.
+        if isinstance(guide, Ranker):
+            return self._decide(hand, player, guide.rank(hand, player))
         if guide is not None:
-            return self._decide(hand, player, guide.choose(hand, player))
-        return self._decide(hand, player, self.rng.choice(hand.legal_actions(player)))
+            return self._decide(hand, player, [guide.choose(hand, player)])
+        return self._decide(hand, player, [self.rng.choice(hand.legal_actions(player))])
 
-    def _decide(self, hand: State[Any], player: int, proposal: Action) -> Action:
-        """`proposal` (the heuristic's move), unless another beats it beyond doubt."""
+    def _decide(self, hand: State[Any], player: int, favourites: list[Action]) -> Action:
+        """The heuristic's move (the first of its `favourites`), unless another
+        beats it beyond doubt."""
         actions: list[Action] = hand.legal_actions(player)
         self.last_iterations = 0
         if len(actions) == 1:
             return actions[0]
+        proposal = favourites[0]
         game = _game_of(hand)
-        name, guide = self._guide(game)
-        candidates = self._candidates(hand, player, actions, proposal, guide)
+        name, _ = self._guide(game)
+        candidates = self._candidates(actions, favourites)
         root = rebased(hand)
         stats = {c: _Candidate() for c in candidates if c != proposal}
         for _ in self.budget.iterate():
@@ -169,26 +179,19 @@ class RolloutBot:
             from pitkit.bots import make
 
             name = next(iter(game.bots), None)
-            bot = make(game, name, self.rng.getrandbits(32)) if name else None
+            bot = make(game, name, self.seed) if name else None
             self._guides[game.name] = (name, bot)
         return self._guides[game.name]
 
-    def _candidates(
-        self,
-        hand: State[Any],
-        player: int,
-        actions: list[Action],
-        proposal: Action,
-        guide: Bot | None,
-    ) -> list[Action]:
-        """The moves to compare: all, or the guide's favourites when there are many."""
+    def _candidates(self, actions: list[Action], favourites: list[Action]) -> list[Action]:
+        """The moves to compare: all, or the guide's `width` favourites when
+        there are many (its choice and a random sample, if it ranks none)."""
         if len(actions) <= self.width:
             return actions
-        if isinstance(guide, Ranker):
-            ranked = guide.rank(hand, player)
-            return [proposal, *[a for a in ranked if a != proposal][: self.width - 1]]
-        others = [a for a in actions if a != proposal]
-        return [proposal, *self.rng.sample(others, self.width - 1)]
+        if len(favourites) > 1:
+            return favourites[: self.width]
+        others = [a for a in actions if a != favourites[0]]
+        return [favourites[0], *self.rng.sample(others, self.width - 1)]
 
     @staticmethod
     def _play_out(
