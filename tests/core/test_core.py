@@ -178,3 +178,14 @@ def test_logs_round_trip(tmp_path: object) -> None:
     path.write_text("not json\n")
     with pytest.raises(ValueError, match="not a pitkit game log"):
         read_log(path)
+
+
+def test_attempt_is_apply_with_the_reason_returned() -> None:
+    match = games.get("pitty-pat").new_match(2, seed=1)
+    seat = min(match.to_act)
+    other = 1 - seat
+    log = list(match.log)
+    assert match.attempt(other, match.legal_actions(seat)[0]) == f"seat {other} may not act now"
+    assert match.log == log
+    events = match.attempt(seat, match.legal_actions(seat)[0])
+    assert isinstance(events, list) and events == match.log[len(log) :]

@@ -175,6 +175,16 @@ class State(ABC, Generic[A]):
         self._apply(player, move)
         return self.log[start:]
 
+    def attempt(self, player: int, action: A) -> list[Event] | str:
+        """`apply`, for a table that takes whatever arrives: the events, or
+        the reason the action is refused (and nothing changed). Real-time
+        games refuse many actions that lost a race, and override this to
+        refuse them without raising."""
+        try:
+            return self.apply(player, action)
+        except IllegalAction as exc:
+            return str(exc)
+
     def allows(self, player: int, action: A) -> bool:
         """Whether `apply` accepts `action` from `player`, who may act now.
 

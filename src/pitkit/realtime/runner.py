@@ -217,13 +217,17 @@ class Table:
             return hand, f"too late: that hand is over ({ended})"
         try:
             move = action if isinstance(action, Action) else self.match.parse_action(action)
-            if move.kind == "open" and self.sorting_left() > 0:
-                left = math.ceil(self.sorting_left())
-                raise IllegalAction(f"the sorting period has {left} s left (T3)")
-            events = self.match.apply(seat, move)
-        except IllegalAction as exc:
+        except IllegalAction as exc:  # malformed
             self.refused += 1
             return current, str(exc)
+        if move.kind == "open" and self.sorting_left() > 0:
+            left = math.ceil(self.sorting_left())
+            events: list[Event] | str = f"the sorting period has {left} s left (T3)"
+        else:
+            events = self.match.attempt(seat, move)
+        if isinstance(events, str):
+            self.refused += 1
+            return current, events
         for event in events:
             if event.type != "action":  # (most are)
                 self._note(event, now)

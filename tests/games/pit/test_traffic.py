@@ -158,6 +158,17 @@ def test_a_race_for_one_offer_is_decided_by_arrival_order() -> None:
     match.apply(first, takes[0])
     with pytest.raises(ValueError, match=f"offer #{offer.id} was taken by seat {first}"):
         match.apply(second, takes[1])
+    # A table takes whatever arrives: `attempt` gives the same reason, raising
+    # nothing and changing nothing.
+    before = [e.to_json() for e in match.log]
+    assert (
+        match.attempt(second, takes[1])
+        == f"seat {seller}'s offer #{offer.id} was taken by seat {first}"
+    )
+    assert match.attempt(9, takes[1]) == "seat 9 may not act now"
+    assert [e.to_json() for e in match.log] == before
+    taken = match.attempt(second, Withdraw())
+    assert taken == "you have no open offer to withdraw"
 
 
 def test_a_real_time_log_replays_event_for_event(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from pitkit.core.match import Match
 from pitkit.core.state import Outcome
 from pitkit.games.pit.actions import PitAction
 from pitkit.games.pit.rules import Rules
-from pitkit.games.pit.state import Hand, apply_checked
+from pitkit.games.pit.state import Hand, apply_checked, attempt_checked
 
 __all__ = ["PitMatch"]
 
@@ -66,6 +66,11 @@ class PitMatch(Match[PitAction, Rules]):
         if self._outcome is not None:
             raise IllegalAction("the game is over")
         return apply_checked(self, self.hand, player, move)
+
+    def attempt(self, player: int, action: PitAction) -> list[Event] | str:
+        if self._outcome is not None:
+            return "the game is over"
+        return attempt_checked(self, self.hand, player, action)
 
     def score_hand(self, result: Outcome) -> None:
         for seat, points in enumerate(result.points):

@@ -67,7 +67,7 @@ from pitkit.games.pit.market import (
 from pitkit.games.pit.rules import Rules
 from pitkit.games.pit.sampler import sample_hidden
 
-__all__ = ["PENALTY", "SET_SIZE", "Hand", "Phase", "apply_checked"]
+__all__ = ["PENALTY", "SET_SIZE", "Hand", "Phase", "apply_checked", "attempt_checked"]
 
 SET_SIZE = 9
 """Cards of each commodity (T1)."""
@@ -376,6 +376,11 @@ class Hand(State[PitAction]):
         if self.is_over:
             raise IllegalAction(f"the hand is over: {self.summary}")
         return apply_checked(self, self, player, move)
+
+    def attempt(self, player: int, action: PitAction) -> list[Event] | str:
+        if self.is_over:
+            return f"the hand is over: {self.summary}"
+        return attempt_checked(self, self, player, action)
 
     def check(self, player: int, action: PitAction) -> str | None:
         """Why `player` may not take `action` now, or None when it is taken:
@@ -804,11 +809,22 @@ def apply_checked(
     the game is known to go on: `action` is taken if `hand.check` takes it.
     That is the listed legal actions for a seat in `to_act`, and also a
     trade attempt before the opening by a seat outside it (penalized: T3)."""
+    taken = attempt_checked(state, hand, player, action)
+    if isinstance(taken, str):
+        raise IllegalAction(taken)
+    return taken
+
+
+def attempt_checked(
+    state: State[PitAction], hand: Hand, player: int, action: PitAction
+) -> list[Event] | str:
+    """`apply_checked`, returning the reason for a refusal instead of raising
+    it (`State.attempt`)."""
     if not (isinstance(player, int) and 0 <= player < state.players):
-        raise IllegalAction(f"seat {player} may not act now")
+        return f"seat {player} may not act now"
     reason = hand.check(player, action)
     if reason is not None:
-        raise IllegalAction(reason)
+        return reason
     log = state.log
     start = len(log)
     log.append(hand._action_event(player, action))
