@@ -35,6 +35,12 @@ def test_create_join_and_start(server: ServerThread) -> None:
     assert any(t["id"] == table["id"] for t in server.http.get("/api/tables").json())
 
 
+def test_a_table_seats_as_many_as_its_rules_call_for(server: ServerThread) -> None:
+    # Pitch's two teams of three need six seats; nobody has to say so twice.
+    created = server.create(game="pitch", rules={"teams": "2x3"}, seats=["random"])
+    assert created["table"]["players"] == 6 and len(created["seats"]) == 5
+
+
 def test_bad_tables_are_refused(server: ServerThread) -> None:
     cases = [
         {"game": "chess"},

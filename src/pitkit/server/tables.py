@@ -831,7 +831,8 @@ class Manager:
         if len(self.tables) >= self.limits.tables:
             raise ValueError("the server holds as many tables as it can; try again later")
         game = games.get(game_name)
-        n = players if players is not None else max(len(seats), game.default_players)
+        usual = game.make_rules(dict(rules)).players() or game.default_players
+        n = players if players is not None else max(len(seats), usual)
         match = game.new_match(n, dict(rules), 0)  # checks the player count and the rules
         if len(seats) > n:
             raise ValueError(f"{len(seats)} seats given for {n} players")
