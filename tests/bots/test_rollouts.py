@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 from pitkit import games
-from pitkit.bots import RolloutBot, make
+from pitkit.bots import RolloutBot, SearchBot, make
 from pitkit.bots.rollouts import DEFAULT_ITERATIONS, Ranker
 from pitkit.bots.search import Budget
 from pitkit.core import Action, Match, State, UnknownName
@@ -106,3 +106,43 @@ def test_in_turn_based_games_act_is_choose() -> None:
     assert RolloutBot(4, Budget(iterations=3)).act(match, seat) == RolloutBot(
         4, Budget(iterations=3)
     ).choose(match, seat)
+
+
+class _OneSeat:
+    """A heuristic that keeps notes on its seat's play, so must play only one seat."""
+
+    made: ClassVar[list[_OneSeat]] = []
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seats: set[int] = set()
+        self.rng = random.Random(seed)
+        _OneSeat.made.append(self)
+
+    def choose(self, state: State[Any], player: int) -> Action:
+        self.seats.add(player)
+        actions: list[Action] = state.legal_actions(player)
+        return self.rng.choice(actions)
+
+
+@pytest.mark.parametrize("search", ["rollouts", "search"])
+def test_every_seat_of_a_playout_has_a_bot_of_its_own(
+    search: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pitkit.bots
+
+    def one_seat(game: Any, name: str, seed: int | None = None) -> Any:
+        return _OneSeat(seed) if name == "notes" else make(game, name, seed)
+
+    monkeypatch.setattr(pitkit.bots, "make", one_seat)
+    _OneSeat.made.clear()
+    match = advanced("pitty-pat", 4, moves=3)
+    seat = min(match.to_act)
+    if search == "rollouts":
+        bot: Any = RolloutBot(2, Budget(iterations=5))
+        bot._guides["pitty-pat"] = ("notes", _OneSeat(1))
+    else:
+        bot = SearchBot(2, Budget(iterations=20), "notes")
+    bot.choose(match, seat)
+    played = [b for b in _OneSeat.made if b.seats]
+    assert len(played) > 1
+    assert all(len(b.seats) == 1 for b in played)

@@ -204,12 +204,17 @@ class RolloutBot:
         state = world.clone()
         step(state, player, move)
         rng = random.Random(seed)
-        policy = make(game, name, seed) if name else RandomBot(seed)
-        if isinstance(policy, RealtimeBot):
-            _trade_out(state, policy, rng)
+        # A bot a seat: bots may keep notes on their seat's play (Pit's
+        # traders remember their offer and what they collect).
+        policies: list[Any] = [
+            make(game, name, seed + s) if name else RandomBot(seed + s)
+            for s in range(state.players)
+        ]
+        if isinstance(policies[0], RealtimeBot):
+            _trade_out(state, policies, rng)
         while not state.is_over:
             seat = actor(state, rng)
-            step(state, seat, policy.choose(state, seat))
+            step(state, seat, policies[seat].choose(state, seat))
         assert state.outcome is not None
         return utilities(state.outcome)[player]
 
@@ -220,19 +225,18 @@ def _game_of(hand: State[Any]) -> Game:
     return games.get(hand.game)
 
 
-def _trade_out(state: State[Any], policy: RealtimeBot, rng: random.Random) -> None:
-    """Play a real-time hand out with `policy`'s own timing in rough form:
-    each step, the first seat in a random order that would act now does;
-    when every seat would wait, one of them trades as `choose` says."""
-    choose = policy.choose  # type: ignore[attr-defined]
+def _trade_out(state: State[Any], policies: list[Any], rng: random.Random) -> None:
+    """Play a real-time hand out with the `policies`' own timing in rough
+    form: each step, the first seat in a random order that would act now
+    does; when every seat would wait, one of them trades as `choose` says."""
     while not state.is_over:
         seats = sorted(state.to_act)
         rng.shuffle(seats)
         for seat in seats:
-            action = policy.act(state, seat)
+            action = policies[seat].act(state, seat)
             if action is not None:
                 step(state, seat, action)
                 break
         else:
             seat = seats[0]
-            step(state, seat, choose(state, seat))
+            step(state, seat, policies[seat].choose(state, seat))

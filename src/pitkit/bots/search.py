@@ -50,7 +50,7 @@ from typing import Any
 from pitkit.bots.playout import actor, current_hand, rebased, step, utilities
 from pitkit.core.actions import Action
 from pitkit.core.errors import UnknownName
-from pitkit.core.game import Bot
+from pitkit.core.game import Bot, Game
 from pitkit.core.state import State
 
 __all__ = [
@@ -216,14 +216,17 @@ class SearchBot:
             return actions[0]
         root = rebased(hand)
         tree = _Edge(player)
-        policy = self._game_bot(hand, self.rollout_name)
+        from pitkit import games
+
+        game = games.get(hand.game)
+        policy = None if self.rollout_name in (None, "random") else self.rollout_name
         guide = self._game_bot(hand, self._guide_name(hand)) if self.guided else None
         proposal = guide.choose(root, player) if guide is not None else None
         self._spread = 1e-9
         self.last_iterations = 0
         for _ in self.budget.iterate():
             world = root.sample_unseen(player, self.rng)
-            self._iterate(world, tree, policy, player)
+            self._iterate(world, tree, game, policy, player)
             self.last_iterations += 1
         edges = {a: e for a in actions if (e := tree.children.get((player, a))) is not None}
         if proposal is not None and proposal in edges:
@@ -239,7 +242,9 @@ class SearchBot:
 
     # -- one iteration ------------------------------------------------------
 
-    def _iterate(self, world: State[Any], node: _Edge, policy: Bot | None, player: int) -> None:
+    def _iterate(
+        self, world: State[Any], node: _Edge, game: Game, policy: str | None, player: int
+    ) -> None:
         rng = self.rng
         path: list[_Edge] = []
         expanded = False
@@ -266,7 +271,7 @@ class SearchBot:
             node = child
             if expanded:
                 break
-        self._rollout(world, policy)
+        self._rollout(world, game, policy)
         assert world.outcome is not None
         values = utilities(world.outcome)
         spread = max(values) - min(values)
@@ -296,7 +301,9 @@ class SearchBot:
         assert best is not None
         return best
 
-    def _rollout(self, world: State[Any], policy: Bot | None) -> None:
+    def _rollout(self, world: State[Any], game: Game, policy: str | None) -> None:
+        """Play `world` to its end at random, or with a bot named `policy` in
+        every seat (a bot a seat: bots may keep notes on their seat's play)."""
         rng = self.rng
         if policy is None:
             choice = rng.choice
@@ -304,9 +311,12 @@ class SearchBot:
                 seat = actor(world, rng)
                 step(world, seat, choice(world.legal_actions(seat)))
             return
+        from pitkit.bots import make
+
+        bots = [make(game, policy, rng.getrandbits(32)) for _ in range(world.players)]
         while not world.is_over:
             seat = actor(world, rng)
-            step(world, seat, policy.choose(world, seat))
+            step(world, seat, bots[seat].choose(world, seat))
 
     @staticmethod
     def _guide_name(hand: State[Any]) -> str | None:
