@@ -148,3 +148,22 @@ def test_the_searched_state_is_left_alone() -> None:
     SearchBot(1, Budget(iterations=30)).choose(match, min(match.to_act))
     after = ([e.to_json() for e in match.log], {z: list(c) for z, c in match.zones().items()})
     assert before == after
+
+
+@pytest.mark.parametrize("search", [SearchBot, RolloutBot])
+def test_the_guide_proposes_what_the_heuristic_of_the_same_seed_plays(search: Any) -> None:
+    # So that in duplicate play, where a seat keeps its seed in every seating,
+    # a search bot that keeps to its guide plays the heuristic's very game.
+    game = games.get("pitty-pat")
+    match = advanced("pitty-pat", 5, moves=2)
+    heuristic = make(game, "sensible", 77)
+    guide = search(77)._guide(game if search is RolloutBot else match)
+    if search is RolloutBot:
+        guide = guide[1]
+    for _ in range(20):
+        seat = min(match.to_act)
+        move = heuristic.choose(match, seat)
+        assert guide.choose(match, seat) == move
+        match.apply(seat, move)
+        if match.is_over:
+            break

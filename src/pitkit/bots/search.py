@@ -191,13 +191,17 @@ class SearchBot:
         guided: bool = True,
         confidence: float = CONFIDENCE,
     ) -> None:
-        self.rng = random.Random(seed)
+        # The guide gets `seed` itself, so that it proposes what the heuristic
+        # bot of that seed would play (see `pitkit.bots.rollouts`); the
+        # search draws from a stream of its own.
+        self.seed = seed
+        self.rng = random.Random(None if seed is None else f"{seed}/search")
         self.budget = budget or Budget()
         self.rollout_name = rollout
         self.exploration = exploration
         self.guided = guided
         self.confidence = confidence
-        self._bots: dict[tuple[str, str], Bot] = {}
+        self._guides: dict[str, Bot | None] = {}
         #: Iterations run by the last `choose` (for tests and benchmarks).
         self.last_iterations = 0
 
@@ -220,7 +224,7 @@ class SearchBot:
 
         game = games.get(hand.game)
         policy = None if self.rollout_name in (None, "random") else self.rollout_name
-        guide = self._game_bot(hand, self._guide_name(hand)) if self.guided else None
+        guide = self._guide(hand) if self.guided else None
         proposal = guide.choose(root, player) if guide is not None else None
         self._spread = 1e-9
         self.last_iterations = 0
@@ -318,22 +322,14 @@ class SearchBot:
             seat = actor(world, rng)
             step(world, seat, bots[seat].choose(world, seat))
 
-    @staticmethod
-    def _guide_name(hand: State[Any]) -> str | None:
-        """The game's own first bot, its heuristic, if it has one."""
+    def _guide(self, hand: State[Any]) -> Bot | None:
+        """The game's own first bot, its heuristic (if it has one), made
+        once per game with the bot's seed."""
         from pitkit import games
+        from pitkit.bots import make
 
-        return next(iter(games.get(hand.game).bots), None)
-
-    def _game_bot(self, hand: State[Any], name: str | None) -> Bot | None:
-        """The game's bot called `name` (None or random: none), made once per game."""
-        if name is None or name == "random":
-            return None
-        key = (hand.game, name)
-        bot = self._bots.get(key)
-        if bot is None:
-            from pitkit import games
-            from pitkit.bots import make
-
-            bot = self._bots[key] = make(games.get(hand.game), name, self.rng.getrandbits(32))
-        return bot
+        game = games.get(hand.game)
+        if game.name not in self._guides:
+            name = next(iter(game.bots), None)
+            self._guides[game.name] = make(game, name, self.seed) if name else None
+        return self._guides[game.name]
