@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from pitkit.core.actions import Action
+from pitkit.core.game import Bot, Game
 from pitkit.core.match import Match
 from pitkit.core.state import Outcome, State
 
-__all__ = ["RANK_WEIGHT", "actor", "current_hand", "rebased", "step", "utilities"]
+__all__ = [
+    "RANK_WEIGHT",
+    "actor",
+    "current_hand",
+    "finish",
+    "game_of",
+    "heuristic",
+    "rebased",
+    "step",
+    "utilities",
+]
 
 #: How much a place is worth, in points, next to the game's own points.
 RANK_WEIGHT = 0.25
@@ -54,3 +66,31 @@ def rebased(hand: State[Any]) -> State[Any]:
     root.log_start = 0
     root._set_chance(root.chance)
     return root
+
+
+def game_of(state: State[Any]) -> Game:
+    """The game `state` is a position of."""
+    from pitkit import games
+
+    return games.get(state.game)
+
+
+def heuristic(game: Game, seed: int | None) -> tuple[str | None, Bot | None]:
+    """The game's own first bot, its heuristic: its name, and one made with
+    `seed` ((None, None) if the game has none). A search bot gives it its own
+    seed, so that it proposes what the heuristic bot of that seed would play:
+    a duplicate arena then replays the heuristic's very game wherever the
+    search keeps to its proposal."""
+    from pitkit.bots import make
+
+    name = next(iter(game.bots), None)
+    return name, (make(game, name, seed) if name else None)
+
+
+def finish(state: State[Any], bots: Sequence[Any], rng: random.Random) -> None:
+    """Play `state` to its end, each seat by its own bot (bots may keep notes
+    on their seat's play, so no bot plays two seats); `rng` picks who acts
+    when several seats may."""
+    while not state.is_over:
+        seat = actor(state, rng)
+        step(state, seat, bots[seat].choose(state, seat))

@@ -36,7 +36,7 @@ import math
 import random
 from typing import Any, Protocol, runtime_checkable
 
-from pitkit.bots.playout import actor, current_hand, rebased, step, utilities
+from pitkit.bots.playout import current_hand, finish, game_of, heuristic, rebased, step, utilities
 from pitkit.bots.search import Budget, SearchSpec
 from pitkit.core.actions import Action
 from pitkit.core.game import Bot, Game
@@ -103,9 +103,7 @@ class RolloutBot:
         width: int = WIDTH,
         confidence: float = CONFIDENCE,
     ) -> None:
-        # The guide gets `seed` itself, so that it chooses as the heuristic bot
-        # of that seed would: a duplicate arena then replays the heuristic's
-        # game exactly wherever the rollouts keep to its choice. The
+        # The guide gets `seed` itself (see `playout.heuristic`); the
         # searching draws from a stream of its own.
         self.seed = seed
         self.rng = random.Random(None if seed is None else f"{seed}/rollouts")
@@ -131,7 +129,7 @@ class RolloutBot:
         """Real-time play (Pit): wait when the heuristic would wait, else
         search from its move as `choose` does."""
         hand = current_hand(state)
-        _, guide = self._guide(_game_of(hand))
+        _, guide = self._guide(game_of(hand))
         if isinstance(guide, RealtimeBot):
             proposal = guide.act(hand, player)
             return None if proposal is None else self._decide(hand, player, [proposal])
@@ -140,7 +138,7 @@ class RolloutBot:
     def choose(self, state: State[Any], player: int) -> Action:
         """The heuristic's move, or a candidate that beats it beyond doubt."""
         hand = current_hand(state)
-        _, guide = self._guide(_game_of(hand))
+        _, guide = self._guide(game_of(hand))
         # The guide is asked once a move, as the heuristic bot would ask itself.
         if isinstance(guide, Ranker):
             return self._decide(hand, player, guide.rank(hand, player))
@@ -156,7 +154,7 @@ class RolloutBot:
         if len(actions) == 1:
             return actions[0]
         proposal = favourites[0]
-        game = _game_of(hand)
+        game = game_of(hand)
         name, _ = self._guide(game)
         candidates = self._candidates(actions, favourites)
         root = rebased(hand)
@@ -176,11 +174,7 @@ class RolloutBot:
     def _guide(self, game: Game) -> tuple[str | None, Bot | None]:
         """The game's own first bot (its heuristic), or none."""
         if game.name not in self._guides:
-            from pitkit.bots import make
-
-            name = next(iter(game.bots), None)
-            bot = make(game, name, self.seed) if name else None
-            self._guides[game.name] = (name, bot)
+            self._guides[game.name] = heuristic(game, self.seed)
         return self._guides[game.name]
 
     def _candidates(self, actions: list[Action], favourites: list[Action]) -> list[Action]:
@@ -204,25 +198,17 @@ class RolloutBot:
         state = world.clone()
         step(state, player, move)
         rng = random.Random(seed)
-        # A bot a seat: bots may keep notes on their seat's play (Pit's
-        # traders remember their offer and what they collect).
+        # A bot a seat (see `finish`): Pit's traders remember their offer
+        # and what they collect.
         policies: list[Any] = [
             make(game, name, seed + s) if name else RandomBot(seed + s)
             for s in range(state.players)
         ]
         if isinstance(policies[0], RealtimeBot):
             _trade_out(state, policies, rng)
-        while not state.is_over:
-            seat = actor(state, rng)
-            step(state, seat, policies[seat].choose(state, seat))
+        finish(state, policies, rng)
         assert state.outcome is not None
         return utilities(state.outcome)[player]
-
-
-def _game_of(hand: State[Any]) -> Game:
-    from pitkit import games
-
-    return games.get(hand.game)
 
 
 def _trade_out(state: State[Any], policies: list[Any], rng: random.Random) -> None:

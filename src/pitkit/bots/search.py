@@ -47,7 +47,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pitkit.bots.playout import actor, current_hand, rebased, step, utilities
+from pitkit.bots.playout import (
+    actor,
+    current_hand,
+    finish,
+    game_of,
+    heuristic,
+    rebased,
+    step,
+    utilities,
+)
 from pitkit.core.actions import Action
 from pitkit.core.errors import UnknownName
 from pitkit.core.game import Bot, Game
@@ -191,9 +200,8 @@ class SearchBot:
         guided: bool = True,
         confidence: float = CONFIDENCE,
     ) -> None:
-        # The guide gets `seed` itself, so that it proposes what the heuristic
-        # bot of that seed would play (see `pitkit.bots.rollouts`); the
-        # search draws from a stream of its own.
+        # The guide gets `seed` itself (see `playout.heuristic`); the search
+        # draws from a stream of its own.
         self.seed = seed
         self.rng = random.Random(None if seed is None else f"{seed}/search")
         self.budget = budget or Budget()
@@ -220,11 +228,9 @@ class SearchBot:
             return actions[0]
         root = rebased(hand)
         tree = _Edge(player)
-        from pitkit import games
-
-        game = games.get(hand.game)
+        game = game_of(hand)
         policy = None if self.rollout_name in (None, "random") else self.rollout_name
-        guide = self._guide(hand) if self.guided else None
+        guide = self._guide(game) if self.guided else None
         proposal = guide.choose(root, player) if guide is not None else None
         self._spread = 1e-9
         self.last_iterations = 0
@@ -317,19 +323,10 @@ class SearchBot:
             return
         from pitkit.bots import make
 
-        bots = [make(game, policy, rng.getrandbits(32)) for _ in range(world.players)]
-        while not world.is_over:
-            seat = actor(world, rng)
-            step(world, seat, bots[seat].choose(world, seat))
+        finish(world, [make(game, policy, rng.getrandbits(32)) for _ in range(world.players)], rng)
 
-    def _guide(self, hand: State[Any]) -> Bot | None:
-        """The game's own first bot, its heuristic (if it has one), made
-        once per game with the bot's seed."""
-        from pitkit import games
-        from pitkit.bots import make
-
-        game = games.get(hand.game)
+    def _guide(self, game: Game) -> Bot | None:
+        """The game's heuristic bot (see `playout.heuristic`), made once per game."""
         if game.name not in self._guides:
-            name = next(iter(game.bots), None)
-            self._guides[game.name] = make(game, name, self.seed) if name else None
+            self._guides[game.name] = heuristic(game, self.seed)[1]
         return self._guides[game.name]
