@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint clean
+.PHONY: run test lint test-compiled clean
 
 $(BIN)/pitkit: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,8 +18,8 @@ run: $(BIN)/pitkit
 	$(BIN)/pitkit serve
 
 lint: $(VENV)/.dev
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks hatch_build.py
+	$(BIN)/ruff format --check src tests benchmarks hatch_build.py
 	$(BIN)/mypy
 
 # The browser tests (tests/browser) drive the OS's Chromium, never a downloaded one:
@@ -30,6 +30,18 @@ lint: $(VENV)/.dev
 
 test: lint /usr/bin/chromium
 	$(BIN)/pytest
+	$(MAKE) test-compiled
+
+# Pit's engine compiled with mypyc (hatch_build.py, docs/performance.md), in a
+# venv of its own: the Pit, real-time and generic game tests pass there too.
+COMPILED := .venv-compiled
+test-compiled: $(VENV)/.dev
+	test -x $(COMPILED)/bin/python || $(PYTHON) -m venv $(COMPILED)
+	$(COMPILED)/bin/pip install -q '.[dev]'
+	HATCH_BUILD_HOOK_ENABLE_CUSTOM=1 $(COMPILED)/bin/pip install -q --force-reinstall --no-deps .
+	cd / && $(CURDIR)/$(COMPILED)/bin/python -c \
+		"import pitkit.games.pit.state as s; assert s.__file__.endswith('.so'), s.__file__"
+	$(COMPILED)/bin/pytest tests/games/pit tests/realtime tests/games/test_generic.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(COMPILED) .mypy_cache .pytest_cache .ruff_cache

@@ -19,6 +19,11 @@ round counts: noise from other processes only ever slows a round down. Before
 each round the garbage collector is run and the heap so far frozen
 (`gc.freeze`), so that no engine pays for scanning the others' objects.
 
+``--build compiled`` measures pitkit as built with Pit's engine compiled by
+mypyc (hatch_build.py), in a virtual environment of its own
+(/tmp/pitkit-bench-compiled) into which this checkout is built and installed
+again on every run; the default, ``--build python``, is the source as it is.
+
 Run: ``python benchmarks/anchors.py [--seconds 1] [--rounds 5] [--markdown]``;
 ``--engines pit,rlcard`` measures only those (pitkit games by name, and the
 anchors as ``rlcard`` and ``openspiel``).
@@ -35,6 +40,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
@@ -135,19 +141,36 @@ def anchors_importable() -> bool:
     return True
 
 
-def rerun_in_bench_venv(venv: Path, argv: list[str]) -> None:
-    """Make `venv` with ``pitkit[bench]`` installed (once), then run this script there."""
+def rerun_in_bench_venv(venv: Path, argv: list[str], compiled: bool) -> None:
+    """Make `venv` with ``pitkit[bench]`` installed (once; pitkit compiled
+    again each time if `compiled`), then run this script there."""
     python = venv / "bin" / "python"
+    pip = [str(python), "-m", "pip", "install", "-q"]
     if not python.exists():
         print(f"Making {venv} for the anchors (the bench extra: rlcard, open-spiel)...")
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     check = [str(python), "-c", "import pyspiel, rlcard, pitkit"]
     if subprocess.run(check, capture_output=True).returncode != 0:
         print(f"Installing pitkit[bench] into {venv}...")
-        subprocess.run(
-            [str(python), "-m", "pip", "install", "-q", "-e", f"{ROOT}[bench]"], check=True
-        )
+        subprocess.run([*pip, *([] if compiled else ["-e"]), f"{ROOT}[bench]"], check=True)
+    if compiled:
+        print(f"Building pitkit with Pit's engine compiled into {venv}...")
+        build = {**os.environ, "HATCH_BUILD_HOOK_ENABLE_CUSTOM": "1"}
+        subprocess.run([*pip, "--force-reinstall", "--no-deps", str(ROOT)], check=True, env=build)
     os.execv(str(python), [str(python), __file__, *argv, "--no-install"])
+
+
+def compiled_modules() -> list[str]:
+    """The pitkit modules loaded from compiled extensions rather than source."""
+    import pitkit.games.pit.match
+    import pitkit.realtime.runner  # noqa: F401 -- the modules a build may compile
+
+    return sorted(
+        name
+        for name, module in sys.modules.items()
+        if name.startswith("pitkit")
+        and str(getattr(module, "__file__", "")).endswith(tuple(EXTENSION_SUFFIXES))
+    )
 
 
 def measure(
@@ -218,13 +241,20 @@ def main() -> None:
         help="only these engines, comma-separated: pitkit games, rlcard, openspiel",
     )
     parser.add_argument("--markdown", action="store_true", help="print a markdown table")
-    parser.add_argument("--venv", type=Path, default=Path("/tmp/pitkit-bench"))
+    parser.add_argument(
+        "--build",
+        choices=("python", "compiled"),
+        default="python",
+        help="pitkit as its source is, or with Pit's engine compiled by mypyc",
+    )
+    parser.add_argument("--venv", type=Path, default=None, help="where the anchors are installed")
     parser.add_argument("--no-install", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not anchors_importable():
         if args.no_install:
             raise SystemExit("rlcard and open-spiel do not import even in the bench venv")
-        rerun_in_bench_venv(args.venv, sys.argv[1:])
+        default = "/tmp/pitkit-bench" + ("-compiled" if args.build == "compiled" else "")
+        rerun_in_bench_venv(args.venv or Path(default), sys.argv[1:], args.build == "compiled")
     names = args.games if args.games is not None else [g.name for g in games.all_games()]
     anchors = list(ANCHORS)
     if args.engines is not None:
@@ -240,9 +270,13 @@ def main() -> None:
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
     }
+    compiled = compiled_modules()
+    if (args.build == "compiled") != bool(compiled):
+        raise SystemExit(f"asked for the {args.build} build, but compiled modules are {compiled}")
     print(
         f"Random play, best of {args.rounds} rounds of {args.seconds:g} CPU s each; "
-        f"Python {info['python']} on {info['machine']} ({info['cpus']} CPUs).",
+        f"Python {info['python']} on {info['machine']} ({info['cpus']} CPUs); pitkit "
+        + (f"compiled: {', '.join(compiled)}." if compiled else "as Python source."),
         file=sys.stderr,
     )
     print(table(measure(engines, args.seconds, args.rounds, args.seed), args.markdown))

@@ -15,12 +15,11 @@ written once works for every game:
 
 from __future__ import annotations
 
-import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 from pitkit.core.actions import Action, ActionCodec
 from pitkit.core.chance import Chance
@@ -221,7 +220,16 @@ class State(ABC, Generic[A]):
     def _clone_base(self) -> Self:
         """A shallow copy with its own log and chance; games then copy their
         mutable zones (used by `clone`)."""
-        new = copy.copy(self)
+        cls = type(self)
+        new = cls.__new__(cls)
+        # As `copy.copy` does, but by hand: a class compiled with mypyc
+        # (hatch_build.py) gives its Python attributes as one `__dict__`
+        # entry of its state, which `copy.copy` would share, not copy.
+        state = cast(dict[str, Any], self.__getstate__())
+        attributes = {**state, **state.get("__dict__", {})}
+        attributes.pop("__dict__", None)
+        for name, value in attributes.items():
+            setattr(new, name, value)
         new._legal_cache = None
         new.log = list(self.log)
         new.chance = self.chance.clone(new.log)

@@ -36,7 +36,7 @@ from pitkit.core.events import Event
 from pitkit.core.game import Bot, Game
 from pitkit.core.match import Match
 from pitkit.core.rules import RuleSet
-from pitkit.realtime.runner import decide
+from pitkit.realtime.bot import decide
 from pitkit.server import storage
 from pitkit.server.protocol import ProtocolError, error
 from pitkit.server.settings import Limits, TableSettings

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from pitkit.core.actions import Action
 from pitkit.core.chance import Chance
 from pitkit.core.errors import IllegalAction
@@ -19,6 +21,10 @@ from pitkit.games.pit.state import Hand, apply_checked, attempt_checked
 __all__ = ["PitMatch"]
 
 
+# Compiled (hatch_build.py), a class would build each instance by running its
+# __init__, which `copy.copy`, and so `clone`, cannot do; a class open to
+# subclasses written in Python is built as Python builds classes.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PitMatch(Match[PitAction, Rules]):
     """Hands of Pit until a player reaches the target after a hand (T6).
 

@@ -31,6 +31,8 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, Self, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from pitkit.cards import Commodity, PitCard
 from pitkit.core.actions import Action
 from pitkit.core.chance import Chance
@@ -183,6 +185,10 @@ def _cornered(held: Sequence[int]) -> int | None:
 Resolved = tuple[Accept, OpenOffer, Lot, bool]
 
 
+# Compiled (hatch_build.py), a class would build each instance by running its
+# __init__, which `copy.copy`, and so `clone`, cannot do; a class open to
+# subclasses written in Python is built as Python builds classes.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Hand(State[PitAction]):
     """One hand of Pit among all `players` seats, dealt by `dealer`.
 

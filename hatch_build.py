@@ -1,0 +1,54 @@
+"""An opt-in build step: compile Pit's engine with mypyc.
+
+Off by default, so development, CI and editable installs run the Python
+source as written. Turned on, a wheel build compiles the modules listed
+under ``compile`` in ``[tool.hatch.build.targets.wheel.hooks.custom]``
+(pyproject.toml) and ships them beside their source, which they take
+precedence over on import; every other module stays Python::
+
+    HATCH_BUILD_HOOK_ENABLE_CUSTOM=1 pip install .
+
+It needs a C compiler and the Python headers. docs/performance.md says what
+it gains.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+
+class MypycBuildHook(BuildHookInterface):  # type: ignore[type-arg]
+    """Compiles the configured modules into the wheel (not an editable one)."""
+
+    _work: Path | None = None
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if self.target_name != "wheel" or version == "editable":
+            return
+        modules: list[str] = self.config.get("compile", [])
+        # A copy, so no compiled module ever lands in the source tree, where
+        # an editable install would load it instead of the code being edited.
+        self._work = work = Path(tempfile.mkdtemp(prefix="pitkit-mypyc-"))
+        shutil.copytree(Path(self.root, "src", "pitkit"), work / "pitkit")
+        self.app.display_info(f"Compiling with mypyc: {', '.join(modules)}")
+        subprocess.run([sys.executable, "-m", "mypyc", *modules], cwd=work, check=True)
+        # mypyc puts each module beside its source, and the runtime the
+        # modules share at the top level.
+        built = [p for s in EXTENSION_SUFFIXES for p in work.glob(f"*{s}")]
+        built += [p for s in EXTENSION_SUFFIXES for p in (work / "pitkit").rglob(f"*{s}")]
+        for path in built:
+            build_data["force_include"][str(path)] = str(path.relative_to(work))
+        build_data["pure_python"] = False
+        build_data["infer_tag"] = True
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        if self._work is not None:
+            shutil.rmtree(self._work, ignore_errors=True)
