@@ -14,6 +14,8 @@ from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from pitkit.core.actions import Action
 from pitkit.core.chance import Chance
 from pitkit.core.events import Event
@@ -26,6 +28,9 @@ A = TypeVar("A", bound=Action)
 R = TypeVar("R", bound=RuleSet)
 
 
+# Compiled in the fast build (hatch_build.py): the games written in Python
+# subclass it, and `_clone_base` makes instances without running `__init__`.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Match(State[A], Generic[A, R]):
     """A series of hands of one game. Subclasses supply the game's match rules."""
 

@@ -34,7 +34,6 @@ class PitMatch(Match[PitAction, Rules]):
     """
 
     game = "pit"
-    hand: Hand
 
     def __init__(
         self, rules: Rules, players: int, seed: int | None = None, chance: Chance | None = None
@@ -59,11 +58,13 @@ class PitMatch(Match[PitAction, Rules]):
     @property
     def current(self) -> Hand:
         """The hand being played (or the last one, once the match is over)."""
-        return self.hand
+        hand = self.hand
+        assert isinstance(hand, Hand)
+        return hand
 
     def legal_actions(self, player: int) -> list[PitAction]:
         # The hand keeps its legal actions; a second cache here would only cost.
-        return [] if self._outcome else self.hand.legal_actions(player)
+        return [] if self._outcome else self.current.legal_actions(player)
 
     def apply(self, player: int, action: PitAction | str | Mapping[str, Any]) -> list[Event]:
         """As `State.apply`, but a trade attempt before the opening from a
@@ -71,12 +72,12 @@ class PitMatch(Match[PitAction, Rules]):
         move = action if isinstance(action, Action) else self.parse_action(action)
         if self._outcome is not None:
             raise IllegalAction("the game is over")
-        return apply_checked(self, self.hand, player, move)
+        return apply_checked(self, self.current, player, move)
 
     def attempt(self, player: int, action: PitAction) -> list[Event] | str:
         if self._outcome is not None:
             return "the game is over"
-        return attempt_checked(self, self.hand, player, action)
+        return attempt_checked(self, self.current, player, action)
 
     def score_hand(self, result: Outcome) -> None:
         for seat, points in enumerate(result.points):
