@@ -21,8 +21,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
-from mypy_extensions import mypyc_attr
-
 from pitkit.core.actions import Action, ActionCodec
 from pitkit.core.chance import Chance
 from pitkit.core.errors import IllegalAction
@@ -72,9 +70,6 @@ class Outcome:
         return tuple(1 + sum(other > mine for other in scores) for mine in scores)
 
 
-# Compiled in the fast build (hatch_build.py): the games written in Python
-# subclass it, and `_clone_base` makes instances without running `__init__`.
-@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC, Generic[A]):
     """A game in progress. Subclasses implement the abstract members."""
 
