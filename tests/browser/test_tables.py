@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.conftest import ServerThread
 from tests.browser.helpers import click_simplest, my_turn, play_until_over, screenshot, wait_state
@@ -17,9 +18,25 @@ def play_turns(page: Page, n: int) -> None:
     made = 0
     while made < n:
         page.wait_for_selector("body[data-turn=me][data-busy=false]")
-        if click_simplest(page) is not None and page.locator("body[data-busy=true]").count():
+        version = page.get_attribute("body", "data-version")
+        if click_simplest(page) is not None and moved(page, version):
             made += 1
         page.wait_for_timeout(50)
+
+
+def moved(page: Page, version: str | None) -> bool:
+    """Whether the click just made was a move: a move makes the page busy until the
+    server's answer moves the version on (either may be seen first, or both at once);
+    picking a card to answer with does neither."""
+    try:
+        page.wait_for_function(
+            "v => document.body.dataset.busy === 'true' || document.body.dataset.version !== v",
+            arg=version,
+            timeout=1000,
+        )
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 def test_watch_from_the_lobby(page: Page, server: ServerThread) -> None:
