@@ -146,3 +146,37 @@ def test_every_seat_of_a_playout_has_a_bot_of_its_own(
     played = [b for b in _OneSeat.made if b.seats]
     assert len(played) > 1
     assert all(len(b.seats) == 1 for b in played)
+
+
+def test_in_real_time_the_alternatives_are_the_heuristics_ranking() -> None:
+    """Pit's traders rank their moves: the rollout bot's candidates are the
+    heuristic's own move, then the rest of its ranking (not a random sample)."""
+
+    class Spy(RolloutBot):
+        favourites: ClassVar[list[list[Action]]] = []
+
+        def _decide(self, hand: State[Any], player: int, favourites: list[Action]) -> Action:
+            Spy.favourites.append(favourites)
+            return favourites[0]
+
+    match = games.get("pit").new_match(4, {"bull_and_bear": True}, seed=3)
+    dealer = match.hand.dealer  # type: ignore[attr-defined]
+    match.apply(dealer, "open")
+    bot, heuristic = Spy(7), make(games.get("pit"), "sensible", 7)
+    rng = random.Random(5)
+    decided = 0
+    for _ in range(60):
+        seat = rng.choice(sorted(match.to_act))
+        Spy.favourites.clear()
+        move = bot.act(match, seat)
+        expected = heuristic.act(match, seat)  # type: ignore[attr-defined]
+        assert move == expected
+        if move is not None:
+            (favourites,) = Spy.favourites
+            ranked = heuristic.rank(match, seat)  # type: ignore[attr-defined]
+            assert favourites == [move, *(a for a in ranked if a != move)]
+            decided += len(favourites) > 1
+        match.apply(seat, move or rng.choice(match.legal_actions(seat)))
+        if match.is_over:
+            break
+    assert decided >= 5, "too few searched moves to prove much"

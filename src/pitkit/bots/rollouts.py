@@ -132,7 +132,9 @@ class RolloutBot:
         _, guide = self._guide(game_of(hand))
         if isinstance(guide, RealtimeBot):
             proposal = guide.act(hand, player)
-            return None if proposal is None else self._decide(hand, player, [proposal])
+            if proposal is None:
+                return None
+            return self._decide(hand, player, _first(proposal, guide, hand, player))
         return self.choose(state, player)
 
     def choose(self, state: State[Any], player: int) -> Action:
@@ -140,11 +142,11 @@ class RolloutBot:
         hand = current_hand(state)
         _, guide = self._guide(game_of(hand))
         # The guide is asked once a move, as the heuristic bot would ask itself.
-        if isinstance(guide, Ranker):
+        if guide is None:
+            return self._decide(hand, player, [self.rng.choice(hand.legal_actions(player))])
+        if isinstance(guide, Ranker) and not isinstance(guide, RealtimeBot):
             return self._decide(hand, player, guide.rank(hand, player))
-        if guide is not None:
-            return self._decide(hand, player, [guide.choose(hand, player)])
-        return self._decide(hand, player, [self.rng.choice(hand.legal_actions(player))])
+        return self._decide(hand, player, _first(guide.choose(hand, player), guide, hand, player))
 
     def _decide(self, hand: State[Any], player: int, favourites: list[Action]) -> Action:
         """The heuristic's move (the first of its `favourites`), unless another
@@ -209,6 +211,15 @@ class RolloutBot:
         finish(state, policies, rng)
         assert state.outcome is not None
         return utilities(state.outcome)[player]
+
+
+def _first(proposal: Action, guide: Bot, hand: State[Any], player: int) -> list[Action]:
+    """The guide's `proposal`, then its other moves best first if it ranks
+    them (a real-time bot's ranking judges moves on their own, not whether
+    to act now, so its choice comes first, whatever the ranking says)."""
+    if not isinstance(guide, Ranker):
+        return [proposal]
+    return [proposal, *(a for a in guide.rank(hand, player) if a != proposal)]
 
 
 def _trade_out(state: State[Any], policies: list[Any], rng: random.Random) -> None:

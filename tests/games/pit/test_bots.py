@@ -150,3 +150,53 @@ def test_sensible_and_strong_beat_random_traders() -> None:
     assert records["sensible"].win_rate > 2 * records["random-trader"].win_rate
     assert records["strong"].win_rate > 2 * records["random-trader"].win_rate
     assert result.mean_corner_time > 0
+
+
+@pytest.mark.parametrize("kind", [SensibleTrader, StrongTrader])
+def test_traders_rank_the_legal_moves_without_changing_their_play(
+    kind: type[SensibleTrader],
+) -> None:
+    """A ranking lists exactly the legal actions, and asking for one at every
+    look changes none of the trader's own decisions: a search asks while the
+    bot plays on, and duplicate play must replay the same game."""
+
+    def play(ranking: bool) -> list[str]:
+        match = GAME.new_match(4, {"bull_and_bear": True}, 8)
+        traders = [kind(s) for s in range(4)]
+        rng = random.Random(2)
+        for _ in range(300):
+            if match.is_over:
+                break
+            seat = rng.choice(sorted(match.to_act))
+            if ranking:
+                ranked = traders[seat].rank(match, seat)
+                assert sorted(map(str, ranked)) == sorted(map(str, match.legal_actions(seat)))
+            action = traders[seat].act(match, seat)
+            match.apply(seat, action or rng.choice(match.legal_actions(seat)))
+        return [str(event) for event in match.log]
+
+    played = play(ranking=False)
+    assert sum("trade" in line for line in played) >= 5, "the test needs trading to prove much"
+    assert play(ranking=True) == played
+
+
+def test_sensible_ranks_the_bear_first_and_its_collection_last() -> None:
+    hand = stacked_hand(
+        [
+            "5 wheat, 2 barley, 3 corn",
+            "4 wheat, 5 barley, bear",
+            "2 barley, 5 corn, 2 rye",
+            "7 rye, 1 corn, bull",
+        ],
+        dealer=3,
+        bull_and_bear=True,
+    )
+    hand.apply(2, "offer 1 barley")
+    wheat, barley = hand.commodities[0], hand.commodities[1]
+    ranked = SensibleTrader(1).rank(hand, 1)  # seat 1 collects barley
+    assert ranked[0] == Accept(2, bear=True, offer=1), "dumping the Bear comes first"
+    place = {str(action): i for i, action in enumerate(ranked)}
+    assert place[str(Offer(1, wheat))] < place[str(Offer(1, barley))]
+    assert place[str(Accept(2, wheat, offer=1))] < place[str(Accept(2, barley, offer=1))]
+    gives_barley = [i for a, i in place.items() if "barley" in a.split("#")[0]]
+    assert min(gives_barley) > max(i for a, i in place.items() if "barley" not in a)

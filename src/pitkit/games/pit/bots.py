@@ -189,13 +189,11 @@ class SensibleTrader(_Trader):
             if offer.seat == player:
                 continue
             for lot in hand.payments(player, offer.count):
-                if (
-                    (lot.bull and self.keeps_bull(held, target))
-                    or lot.commodity is target
-                    or not self.may_pay(offer, lot)
-                ):
+                if self.refuses(held, target, lot, offer):
                     continue
-                score = self.accept_score(hand, player, held, offer, lot)
+                # A hundredth of a point at random breaks ties.
+                score = self.accept_value(hand, player, held, offer, lot, target)
+                score += self.rng.random() / 100
                 if best is None or score > best[0]:
                     best = (score, Accept(offer.seat, lot.commodity, lot.bull, lot.bear, offer.id))
         return None if best is None else best[1]
@@ -204,8 +202,14 @@ class SensibleTrader(_Trader):
         """Whether to pay for `offer` with `lot` at all."""
         return True
 
-    def accept_score(
-        self, hand: Hand, player: int, held: list[int], offer: OpenOffer, lot: Lot
+    def accept_value(
+        self,
+        hand: Hand,
+        player: int,
+        held: list[int],
+        offer: OpenOffer,
+        lot: Lot,
+        target: Commodity,
     ) -> float:
         """How good it is to take `offer` paying `lot`: dump the Bear, give
         away the weakest cards, clear a whole group, receive more cards."""
@@ -214,7 +218,50 @@ class SensibleTrader(_Trader):
             score += self.weakness(hand, player, held, lot.commodity)
             if held[_i(lot.commodity)] == lot.commodity_cards:
                 score += 2  # the whole group goes
-        return score + self.rng.random() / 100
+        return score
+
+    def refuses(
+        self, held: list[int], target: Commodity, lot: Lot, offer: OpenOffer | None = None
+    ) -> bool:
+        """Whether the bot never parts with `lot`: the Bull it keeps, its
+        target, or (paying for `offer`) what it will not pay with."""
+        return (
+            (lot.bull and self.keeps_bull(held, target))
+            or lot.commodity is target
+            or (offer is not None and not self.may_pay(offer, lot))
+        )
+
+    def rank(self, state: State[Any], player: int) -> list[PitAction]:
+        """`player`'s legal actions, best first as the bot judges each on its
+        own: a corner; acceptances by `accept_value` and offers by how keen
+        it is to part with their cards (those it never makes last of all);
+        withdrawing. When to act, and the size of an offer after one found no
+        taker, are `act`'s to say. It reads the bot's notes and changes
+        nothing, its random stream included, so a search may ask it while
+        the bot plays on."""
+        hand = current_hand(state)
+        held = hand.holding(player)
+        target = max(hand.commodities, key=lambda c: self.worth(held, c))
+
+        def value(action: PitAction) -> float:
+            if isinstance(action, Corner):
+                return 100.0
+            if isinstance(action, Accept):
+                offer = hand.offers[action.seat]
+                lot = action.payment(offer.count)
+                score = self.accept_value(hand, player, held, offer, lot, target)
+                return score - 50 * self.refuses(held, target, lot, offer)
+            if isinstance(action, Offer):
+                lot = action.lot
+                keen = (
+                    0.0
+                    if lot.commodity is None
+                    else self.weakness(hand, player, held, lot.commodity)
+                )
+                return 10.0 * lot.bear + keen + lot.size / 10 - 50 * self.refuses(held, target, lot)
+            return -20.0  # withdrawing
+
+        return sorted(hand.legal_actions(player), key=value, reverse=True)
 
 
 class StrongTrader(SensibleTrader):
@@ -271,7 +318,7 @@ class StrongTrader(SensibleTrader):
         return super().trade(hand, player)
 
     def target(self, hand: Hand, player: int, held: list[int]) -> Commodity:
-        if self._target is None:  # once a look: accept_score asks often
+        if self._target is None:  # once a look: accept_value asks often
             self._target = super().target(hand, player, held)
         return self._target
 
@@ -280,13 +327,26 @@ class StrongTrader(SensibleTrader):
         rival = commodity in self._rivals.values() and held[_i(commodity)] < SET_SIZE - 2
         return mine - 3 * rival + 0.5 * self._supply[_i(commodity)], value
 
-    def accept_score(
-        self, hand: Hand, player: int, held: list[int], offer: OpenOffer, lot: Lot
+    def accept_value(
+        self,
+        hand: Hand,
+        player: int,
+        held: list[int],
+        offer: OpenOffer,
+        lot: Lot,
+        target: Commodity,
     ) -> float:
-        score = super().accept_score(hand, player, held, offer, lot)
-        if self.dumped[offer.seat][_i(self.target(hand, player, held))]:
+        score = super().accept_value(hand, player, held, offer, lot, target)
+        dumped = self.dumped.get(offer.seat)
+        if dumped is not None and dumped[_i(target)]:
             score += 3  # this seller gives away what we collect
         return score
+
+    def rank(self, state: State[Any], player: int) -> list[PitAction]:
+        # Reading the history first changes no later decision: it is read in
+        # full before any, whenever it is read.
+        self._update(current_hand(state), player)
+        return super().rank(state, player)
 
     def may_pay(self, offer: OpenOffer, lot: Lot) -> bool:
         # Never feed a rival's corner.
