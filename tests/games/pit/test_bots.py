@@ -13,6 +13,7 @@ from pitkit.bots import RandomBot
 from pitkit.games.pit import (
     Accept,
     Corner,
+    Hand,
     Offer,
     Open,
     RandomTrader,
@@ -26,6 +27,23 @@ from tests.games.pit.helpers import stacked_hand
 
 GAME = games.get("pit")
 TRADERS = [RandomTrader, SensibleTrader, StrongTrader]
+
+
+def barley_offered() -> Hand:
+    """A Bull & Bear table where seat 2 has just offered one barley; seat 1,
+    who collects barley, holds the Bear."""
+    hand = stacked_hand(
+        [
+            "5 wheat, 2 barley, 3 corn",
+            "4 wheat, 5 barley, bear",
+            "2 barley, 5 corn, 2 rye",
+            "7 rye, 1 corn, bull",
+        ],
+        dealer=3,
+        bull_and_bear=True,
+    )
+    hand.apply(2, "offer 1 barley")
+    return hand
 
 
 @pytest.mark.parametrize("kind", TRADERS)
@@ -58,17 +76,7 @@ def test_sensible_offers_its_weakest_cards_with_the_bear() -> None:
 
 
 def test_sensible_pays_with_junk_and_gets_rid_of_the_bear() -> None:
-    hand = stacked_hand(
-        [
-            "5 wheat, 2 barley, 3 corn",
-            "4 wheat, 5 barley, bear",
-            "2 barley, 5 corn, 2 rye",
-            "7 rye, 1 corn, bull",
-        ],
-        dealer=3,
-        bull_and_bear=True,
-    )
-    hand.apply(2, "offer 1 barley")
+    hand = barley_offered()
     action = SensibleTrader(1).act(hand, 1)
     assert action == Accept(2, bear=True, offer=1), "the Bear goes first"
     hand.apply(0, "offer 3 corn")
@@ -181,17 +189,7 @@ def test_traders_rank_the_legal_moves_without_changing_their_play(
 
 
 def test_sensible_ranks_the_bear_first_and_its_collection_last() -> None:
-    hand = stacked_hand(
-        [
-            "5 wheat, 2 barley, 3 corn",
-            "4 wheat, 5 barley, bear",
-            "2 barley, 5 corn, 2 rye",
-            "7 rye, 1 corn, bull",
-        ],
-        dealer=3,
-        bull_and_bear=True,
-    )
-    hand.apply(2, "offer 1 barley")
+    hand = barley_offered()
     wheat, barley = hand.commodities[0], hand.commodities[1]
     ranked = SensibleTrader(1).rank(hand, 1)  # seat 1 collects barley
     assert ranked[0] == Accept(2, bear=True, offer=1), "dumping the Bear comes first"
