@@ -9,13 +9,15 @@ import pytest
 
 from pitkit import games
 from pitkit.bots import RolloutBot, SearchBot, make
-from pitkit.bots.rollouts import DEFAULT_ITERATIONS, Ranker
+from pitkit.bots.rollouts import DEFAULT_ITERATIONS, WIDTH, Ranker
 from pitkit.bots.search import Budget
 from pitkit.core import Action, Match, State, UnknownName
 from pitkit.games.pits import Pass
 from pitkit.games.pits.bots import HeuristicBot
 from pitkit.games.pittypat import Draw, MatchCard, Rules
+from pitkit.realtime.runner import Arrival, VirtualRun
 from tests.bots.test_search import advanced
+from tests.games.pit.helpers import stacked_match as pit_stacked_match
 from tests.games.pittypat.helpers import stacked_hand
 
 
@@ -180,3 +182,36 @@ def test_in_real_time_the_alternatives_are_the_heuristics_ranking() -> None:
         if match.is_over:
             break
     assert decided >= 5, "too few searched moves to prove much"
+
+
+def test_in_real_time_the_candidates_race_on_the_virtual_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pit's playouts are the table's own race, not turns: the candidate is
+    sent and arrives a think time later, the other traders part-way through
+    their thinks, so an acceptance may find its offer gone."""
+    import pitkit.bots.rollouts
+
+    class Watched(VirtualRun):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            assert kwargs["staggered"]
+            self.arrivals: list[Arrival] = []
+            self.table.listeners.append(self.arrivals.append)
+            runs.append(self)
+
+    runs: list[Watched] = []
+    monkeypatch.setattr(pitkit.bots.rollouts, "VirtualRun", Watched)
+    race = ["5 wheat, 2 corn, 2 barley", "4 wheat, 5 corn", "2 corn, 7 barley"]
+    hand = pit_stacked_match(race, dealer=2).hand
+    hand.apply(2, "offer 2 corn")
+    before = [str(e) for e in hand.log]
+    bot = RolloutBot(4, Budget(iterations=30))
+    bot._decide(hand, 0, [hand.parse_action("accept 2 barley #1")])
+    assert [str(e) for e in hand.log] == before
+    assert len(runs) == 30 * WIDTH, "six candidates, in each of 30 deals"
+    firsts = [next(a for a in run.arrivals if a.seat == 0) for run in runs]
+    assert len({first.action for first in firsts}) == WIDTH
+    assert {first.action for first in firsts[::WIDTH]} == {"accept 2 barley #1"}
+    assert all(run.match.is_over for run in runs)
+    assert any(not first.accepted and "taken by" in (first.reason or "") for first in firsts)

@@ -14,6 +14,7 @@ from pitkit.core import State
 from pitkit.games.pit import PitMatch, SensibleTrader, StrongTrader
 from pitkit.realtime.runner import (
     DEFAULT_THINK,
+    Arrival,
     RealtimeRunner,
     Table,
     VirtualRun,
@@ -25,6 +26,7 @@ from tests.games.pit.helpers import stacked_match
 
 GAME = games.get("pit")
 HANDS = ["5 wheat, 4 corn", "4 wheat, 5 corn", "9 barley"]
+RACE = ["5 wheat, 2 corn, 2 barley", "4 wheat, 5 corn", "2 corn, 7 barley"]
 
 
 class Clock:
@@ -132,6 +134,38 @@ def test_the_virtual_clock_is_deterministic_from_the_seeds() -> None:
 
     assert run(1) == run(1)
     assert run(1) != run(2), "the runner's seed decides the arrival order"
+
+
+def test_a_run_can_join_a_hand_under_way_with_a_move_already_sent() -> None:
+    """`send` queues a move decided before the run: it arrives one think time
+    later and may lose its race; with `staggered`, the others' first looks
+    come part-way through a think, so some of them act before it."""
+    lost = overtaken = 0
+    for seed in range(40):
+        hand = stacked_match(RACE, dealer=2).hand
+        hand.apply(2, "offer 2 corn")  # seat 1 collects corn, seat 0 has junk to pay
+        run = VirtualRun(hand, [SensibleTrader(s) for s in range(3)], seed, staggered=True)
+        arrivals: list[Arrival] = []
+        run.table.listeners.append(arrivals.append)
+        run.send(0, hand.parse_action("accept 2 barley #1"))
+        run.run()
+        assert hand.is_over
+        mine = next(a for a in arrivals if a.seat == 0)
+        assert mine.action == "accept 2 barley #1"
+        assert DEFAULT_THINK[0] <= mine.time <= DEFAULT_THINK[1]
+        lost += not mine.accepted and mine.reason == "seat 2's offer #1 was taken by seat 1"
+        overtaken += arrivals[0].seat != 0
+    assert 0 < lost < 40, "seat 1 sometimes gets there first, sometimes not"
+    assert overtaken >= lost
+
+    # Without staggering, a run starts afresh: every seat looks after a whole
+    # think, so nobody's first move arrives before the sent one could.
+    hand = stacked_match(RACE, dealer=2).hand
+    run = VirtualRun(hand, [SensibleTrader(s) for s in range(3)], 1)
+    arrivals = []
+    run.table.listeners.append(arrivals.append)
+    run.run()
+    assert min(a.time for a in arrivals) >= 2 * DEFAULT_THINK[0]
 
 
 def test_the_virtual_run_needs_a_bot_a_seat_and_notices_stuck_bots() -> None:

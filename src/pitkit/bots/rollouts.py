@@ -41,7 +41,7 @@ from pitkit.bots.search import Budget, SearchSpec
 from pitkit.core.actions import Action
 from pitkit.core.game import Bot, Game
 from pitkit.core.state import State
-from pitkit.realtime.runner import DEFAULT_THINK, RealtimeBot
+from pitkit.realtime.runner import DEFAULT_THINK, RealtimeBot, VirtualRun
 
 __all__ = ["DEFAULT_ITERATIONS", "WIDTH", "Ranker", "RolloutBot"]
 
@@ -51,6 +51,8 @@ DEFAULT_ITERATIONS = 30
 WIDTH = 6
 #: How many standard errors a move must gain over the heuristic's choice to be played instead.
 CONFIDENCE = 2.0
+#: Virtual seconds of nobody trading after which a real-time playout goes on in turns.
+QUIET = 60.0
 
 
 @runtime_checkable
@@ -198,8 +200,6 @@ class RolloutBot:
         from pitkit.bots import RandomBot, make
 
         state = world.clone()
-        step(state, player, move)
-        rng = random.Random(seed)
         # A bot a seat (see `finish`): Pit's traders remember their offer
         # and what they collect.
         policies: list[Any] = [
@@ -207,8 +207,10 @@ class RolloutBot:
             for s in range(state.players)
         ]
         if isinstance(policies[0], RealtimeBot):
-            _trade_out(state, policies, rng)
-        finish(state, policies, rng)
+            _trade_out(state, policies, player, move, seed)
+        else:
+            step(state, player, move)
+            finish(state, policies, random.Random(seed))
         assert state.outcome is not None
         return utilities(state.outcome)[player]
 
@@ -222,18 +224,17 @@ def _first(proposal: Action, guide: Bot, hand: State[Any], player: int) -> list[
     return [proposal, *(a for a in guide.rank(hand, player) if a != proposal)]
 
 
-def _trade_out(state: State[Any], policies: list[Any], rng: random.Random) -> None:
-    """Play a real-time hand out with the `policies`' own timing in rough
-    form: each step, the first seat in a random order that would act now
-    does; when every seat would wait, one of them trades as `choose` says."""
-    while not state.is_over:
-        seats = sorted(state.to_act)
-        rng.shuffle(seats)
-        for seat in seats:
-            action = policies[seat].act(state, seat)
-            if action is not None:
-                step(state, seat, action)
-                break
-        else:
-            seat = seats[0]
-            step(state, seat, policies[seat].choose(state, seat))
+def _trade_out(
+    state: State[Any], policies: list[Any], player: int, move: Action, seed: int
+) -> None:
+    """Play a real-time hand out on a virtual clock, as at the table:
+    `player`'s `move` arrives one think time from now, and may lose a race
+    to it, while every other seat is part-way through a think of its own.
+    Should every trader wait for `QUIET` virtual seconds, the hand is
+    finished in turns, each trading as its `choose` says."""
+    run = VirtualRun(state, policies, seed, staggered=True, max_quiet=QUIET)
+    run.send(player, move)
+    try:
+        run.run()
+    except RuntimeError:
+        finish(state, policies, random.Random(seed))

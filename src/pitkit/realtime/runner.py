@@ -40,6 +40,7 @@ from pitkit.core.actions import Action
 from pitkit.core.errors import IllegalAction
 from pitkit.core.events import Event
 from pitkit.core.match import Match
+from pitkit.core.state import State
 from pitkit.realtime.bot import DEFAULT_THINK, RealtimeBot, decide, decider, think_range
 
 __all__ = [
@@ -91,15 +92,14 @@ class HandTiming:
 
 class Table:
     """One real-time match, taking actions one at a time in arrival order.
+    (`match` may also be a single hand of one, as in search's playouts.)
 
     `clock` gives the time in seconds (the event loop's, or a virtual one);
     `sorting` is the sorting period after each deal, before which the dealer
     may not open (T3). Listeners are called after every arrival.
     """
 
-    def __init__(
-        self, match: Match[Any, Any], clock: Callable[[], float], sorting: float = 0.0
-    ) -> None:
+    def __init__(self, match: State[Any], clock: Callable[[], float], sorting: float = 0.0) -> None:
         self.match = match
         self.clock = clock
         self.sorting = sorting
@@ -118,7 +118,8 @@ class Table:
     @property
     def is_open(self) -> bool:
         """Whether trading is under way in the current hand."""
-        return bool(getattr(self.match.hand, "is_open", True))
+        hand = self.match.hand if isinstance(self.match, Match) else self.match
+        return bool(getattr(hand, "is_open", True))
 
     @property
     def dealt_at(self) -> float:
@@ -176,7 +177,8 @@ class Table:
         was taken, or the reason it was refused."""
         current = len(self.timings)  # the hand number
         if hand is not None and hand < current:
-            ended = self.match.results[hand - 1].summary if hand <= len(self.match.results) else ""
+            results = self.match.results if isinstance(self.match, Match) else []
+            ended = results[hand - 1].summary if hand <= len(results) else ""
             self.refused += 1
             return hand, f"too late: that hand is over ({ended})"
         try:
@@ -218,15 +220,20 @@ class VirtualRun:
     seed gives the same game. Each bot looks, decides, and its action
     arrives one think time later; a bot that waits looks again when the
     table changes or its think time runs out. There is no sorting period
-    in simulation (T3)."""
+    in simulation (T3).
+
+    A run may join a game under way, as search's playouts do: `send` queues
+    a move already decided, and with `staggered` each other bot first looks
+    after a random part of a think time, being somewhere in its own."""
 
     def __init__(
         self,
-        match: Match[Any, Any],
+        match: State[Any],
         bots: Sequence[object],
         seed: int | None = None,
         *,
         max_quiet: float = 3600.0,
+        staggered: bool = False,
     ) -> None:
         if len(bots) != match.players:
             raise ValueError(f"{match.players} seats need {match.players} bots, not {len(bots)}")
@@ -246,6 +253,8 @@ class VirtualRun:
         self._generation = [0] * match.players  # a newer look cancels an older one
         self._waiting: set[int] = set()
         self._last_change = 0.0
+        self._staggered = staggered
+        self._sent: set[int] = set()  # seats with a move queued before the run
 
     def think(self, seat: int) -> float:
         """A think time for `seat`'s bot, from the runner's seed."""
@@ -256,7 +265,9 @@ class VirtualRun:
         """Play to the end of the match; return the decisions made: the
         actions taken, as in turn-based play (not those refused in races)."""
         for seat in range(self.match.players):
-            self._look_at(seat, self.think(seat))
+            if seat not in self._sent:
+                share = self._random() if self._staggered else 1.0
+                self._look_at(seat, share * self.think(seat))
         match, queue, take, look = self.match, self._queue, self.table.take, self._look
         while queue and not match.is_over:
             time, _, seat, generation, action, hand = heapq.heappop(queue)
@@ -272,6 +283,24 @@ class VirtualRun:
             if time - self._last_change > self.max_quiet:
                 raise RuntimeError(f"nobody acted for {self.max_quiet:.0f} virtual seconds")
         return self.decisions
+
+    def send(self, seat: int, action: Action) -> None:
+        """Before `run`: `seat` has decided `action`, which arrives one think
+        time from now; the seat's bot looks again after that."""
+        self._sent.add(seat)
+        self._send(seat, action)
+
+    def _send(self, seat: int, action: Action) -> None:
+        self._generation[seat] += 1  # pending looks are void: the bot is busy
+        entry = (
+            self.now + self.think(seat),
+            next(self._order),
+            seat,
+            self._generation[seat],
+            action,
+            len(self.table.timings),  # the hand number
+        )
+        heapq.heappush(self._queue, entry)
 
     def _look_at(self, seat: int, delay: float) -> None:
         self._generation[seat] += 1
@@ -299,16 +328,7 @@ class VirtualRun:
             self._look_at(seat, self.think(seat))
             return
         self._waiting.discard(seat)
-        self._generation[seat] += 1  # pending looks are void: the bot is busy
-        entry = (
-            self.now + self.think(seat),
-            next(self._order),
-            seat,
-            self._generation[seat],
-            action,
-            len(self.table.timings),  # the hand number
-        )
-        heapq.heappush(self._queue, entry)
+        self._send(seat, action)
 
 
 def play_virtual(match: Match[Any, Any], bots: Sequence[object], seed: int | None) -> int:
