@@ -6,9 +6,9 @@ import random
 from collections import Counter
 
 from pitkit.games import get
-from pitkit.games.pit import Accept, Hand
+from pitkit.games.pit import Accept, Hand, SensibleTrader
 from pitkit.games.pit.market import KINDS, Lot
-from pitkit.games.pit.sampler import known_holdings
+from pitkit.games.pit.sampler import _collect, known_holdings, traded_cards
 from tests.games.pit.helpers import holding, stacked_hand
 
 HANDS = ["5 wheat, 4 barley", "5 barley, 4 corn", "5 corn, 4 wheat"]
@@ -102,3 +102,52 @@ def test_samples_from_random_trading_are_consistent() -> None:
                 )
             for offer in sample.offers.values():
                 Lot.of(offer.cards)
+
+
+def test_the_trades_sizes_are_public() -> None:
+    hand = traded()
+    assert traded_cards(hand) == {0: 3, 1: 3, 2: 0}
+    hand.apply(2, "accept 1 wheat")  # seat 1's 2 corn
+    assert traded_cards(hand) == {0: 3, 1: 5, 2: 2}
+
+
+def test_traders_who_traded_are_sampled_gathering_their_collection() -> None:
+    """Sensible traders' hands gather in one commodity as they trade; the
+    samples of their hands gather as much, where random deals would not."""
+    game = get("pit")
+
+    def lead(held: list[int]) -> int:
+        return max(held[:-2])  # the commodities, not the Bull and the Bear
+
+    true = sampled = scattered = 0
+    for seed in range(12):
+        match = game.new_match(4, {"hand_limit": 1}, seed=seed)
+        bots = [SensibleTrader(s) for s in range(4)]
+        rng = random.Random(seed)
+        hand = match.hand
+        assert isinstance(hand, Hand)
+        while sum(e.type == "trade" for e in hand.log) < 8 and not hand.is_over:
+            seat = rng.choice(sorted(hand.to_act))
+            hand.apply(seat, bots[seat].act(hand, seat) or bots[seat].choose(hand, seat))
+        others = range(1, 4)
+        true += sum(lead(hand.holding(s)) for s in others)
+        sampled += sum(lead(hand.sample_unseen(0, rng).holding(s)) for s in others)
+        scattered += sum(lead(hand.redeal_unseen(0, seed).holding(s)) for s in others)
+    assert abs(sampled - true) < 0.1 * true
+    assert scattered < 0.85 * true
+
+
+def test_the_drift_keeps_every_card_and_every_bound() -> None:
+    rng = random.Random(2)
+    for _ in range(200):
+        counts = {s: [rng.randrange(4) for _ in KINDS] for s in (1, 2, 3)}
+        bounds = {s: [rng.randrange(n + 1) for n in held] for s, held in counts.items()}
+        drift = {s: rng.randrange(6) for s in counts}
+        before = {s: list(held) for s, held in counts.items()}
+        _collect(counts, bounds, drift, rng)
+        assert [sum(h[k] for h in counts.values()) for k in range(len(KINDS))] == [
+            sum(h[k] for h in before.values()) for k in range(len(KINDS))
+        ]
+        for s, held in counts.items():
+            assert sum(held) == sum(before[s])
+            assert all(n >= floor for n, floor in zip(held, bounds[s], strict=True))

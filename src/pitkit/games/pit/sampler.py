@@ -13,8 +13,21 @@ lower bound on what each other trader holds, hand and open offer together:
 A sampled deal gives every trader those cards, deals the rest of the unseen
 cards at random, and makes each open offer a valid lot of its size from its
 owner's cards (one commodity, perhaps with the Bull and/or the Bear), as the
-offer must be. A deal that cannot satisfy every bound (the bounds are only
-bounds, and the random part may leave an offer unpayable) is dealt again.
+offer must be.
+
+Traders keep what they collect and trade the rest away, so a hand that has
+traded is no random one: its cards gather in one commodity. The sampler
+copies that drift: for every three cards a trader has traded in this hand
+(the trades' sizes are public), one of its other cards is swapped for a card
+of its leading commodity held by a trader who does not lead in it. (Measured
+on `sensible` traders after 4, 8 and 14 trades, the leading commodity of a
+hand holds 4.7, 5.5 and 5.9 cards; sampled with the drift, 4.6, 5.5 and
+6.0; without, 3.8-4.0.) Without
+the drift, search reads the others' hands as scattered, long from a corner,
+and misjudges the race (docs/performance.md).
+
+A deal that cannot satisfy every bound (the bounds are only bounds, and the
+random part may leave an offer unpayable) is dealt again.
 """
 
 from __future__ import annotations
@@ -24,12 +37,12 @@ from typing import TYPE_CHECKING, TypeVar
 
 from pitkit.cards import PitCard
 from pitkit.core.chance import Chance
-from pitkit.games.pit.market import INDEX, KINDS, counts_of, payable_lots
+from pitkit.games.pit.market import BEAR, BULL, INDEX, KINDS, counts_of, payable_lots
 
 if TYPE_CHECKING:
     from pitkit.games.pit.state import Hand
 
-__all__ = ["known_holdings", "sample_hidden"]
+__all__ = ["known_holdings", "sample_hidden", "traded_cards"]
 
 H = TypeVar("H", bound="Hand")
 
@@ -72,9 +85,10 @@ def sample_hidden(hand: H, seat: int | None, rng: random.Random) -> H:
         key=INDEX.__getitem__,
     )
     bounds = known_holdings(hand, seat)
+    drift = {s: n // 3 for s, n in traded_cards(hand).items() if s in sizes}
     deal: dict[int, tuple[list[PitCard], list[PitCard]]] | None = None
     for attempt in range(ATTEMPTS + 1):
-        deal = _deal(pool, sizes, bounds if attempt < ATTEMPTS else {}, rng)
+        deal = _deal(pool, sizes, bounds if attempt < ATTEMPTS else {}, drift, rng)
         if deal is not None:
             break
     new = hand.clone()
@@ -91,6 +105,7 @@ def _deal(
     pool: list[PitCard],
     sizes: dict[int, tuple[int, int]],
     bounds: dict[int, list[int]],
+    drift: dict[int, int],
     rng: random.Random,
 ) -> dict[int, tuple[list[PitCard], list[PitCard]]] | None:
     """One try: each seat's (hand, offer), or None if a bound or an offer fails."""
@@ -103,12 +118,15 @@ def _deal(
         left = [have - n for have, n in zip(left, bound, strict=True)]
     rest = [KINDS[i] for i, n in enumerate(left) for _ in range(n)]
     rng.shuffle(rest)
-    deal: dict[int, tuple[list[PitCard], list[PitCard]]] = {}
+    counts: dict[int, list[int]] = {}
     for s, (held, offered) in sizes.items():
-        cards = given.get(s, [])
-        need = held + offered - len(cards)
-        cards = cards + rest[:need]
+        need = held + offered - len(given.get(s, []))
+        counts[s] = counts_of(given.get(s, []) + rest[:need])
         del rest[:need]
+    _collect(counts, bounds, drift, rng)
+    deal: dict[int, tuple[list[PitCard], list[PitCard]]] = {}
+    for s, (_, offered) in sizes.items():
+        cards = [KINDS[i] for i, n in enumerate(counts[s]) for _ in range(n)]
         if not offered:
             deal[s] = (cards, [])
             continue
@@ -121,3 +139,51 @@ def _deal(
             remaining.remove(card)
         deal[s] = (remaining, list(lot.cards()))
     return deal
+
+
+def traded_cards(hand: Hand) -> dict[int, int]:
+    """How many cards each seat has traded away in this hand (public)."""
+    traded = dict.fromkeys(range(hand.players), 0)
+    for event in hand.log[hand.log_start :]:
+        if event.type == "trade":
+            for side in ("seller", "buyer"):
+                traded[event.public[side]] += event.public["count"]
+    return traded
+
+
+_GOODS = [i for i in range(len(KINDS)) if i not in (BULL, BEAR)]
+
+
+def _leader(held: list[int]) -> int:
+    """The commodity a holding has most of (its likely collection)."""
+    return max(_GOODS, key=held.__getitem__)
+
+
+def _collect(
+    counts: dict[int, list[int]],
+    bounds: dict[int, list[int]],
+    drift: dict[int, int],
+    rng: random.Random,
+) -> None:
+    """Gather each trader's cards toward its leading commodity, `drift[s]`
+    swaps for seat `s`, never below a known bound (see the module)."""
+    for s, swaps in drift.items():
+        floor = bounds.get(s)
+        for _ in range(swaps):
+            mine = counts[s]
+            lead = _leader(mine)
+            junk = [k for k in _GOODS if k != lead and mine[k] > (floor[k] if floor else 0)]
+            donors = [
+                d
+                for d, theirs in counts.items()
+                if d != s
+                and theirs[lead] > (bounds[d][lead] if d in bounds else 0)
+                and _leader(theirs) != lead
+            ]
+            if not junk or not donors:
+                break
+            k, d = rng.choice(junk), rng.choice(donors)
+            mine[k] -= 1
+            mine[lead] += 1
+            counts[d][lead] -= 1
+            counts[d][k] += 1
