@@ -29,10 +29,9 @@ GAME = games.get("pit")
 TRADERS = [RandomTrader, SensibleTrader, StrongTrader]
 
 
-def barley_offered() -> Hand:
-    """A Bull & Bear table where seat 2 has just offered one barley; seat 1,
-    who collects barley, holds the Bear."""
-    hand = stacked_hand(
+def bull_and_bear_table() -> Hand:
+    """A Bull & Bear table just opened: seat 1, who collects barley, holds the Bear."""
+    return stacked_hand(
         [
             "5 wheat, 2 barley, 3 corn",
             "4 wheat, 5 barley, bear",
@@ -42,6 +41,11 @@ def barley_offered() -> Hand:
         dealer=3,
         bull_and_bear=True,
     )
+
+
+def barley_offered() -> Hand:
+    """That table, where seat 2 has just offered one barley."""
+    hand = bull_and_bear_table()
     hand.apply(2, "offer 1 barley")
     return hand
 
@@ -59,16 +63,7 @@ def test_traders_are_realtime_bots_that_open_and_corner(kind: type[SensibleTrade
 
 
 def test_sensible_offers_its_weakest_cards_with_the_bear() -> None:
-    hand = stacked_hand(
-        [
-            "5 wheat, 2 barley, 3 corn",
-            "4 wheat, 5 barley, bear",
-            "2 barley, 5 corn, 2 rye",
-            "7 rye, 1 corn, bull",
-        ],
-        dealer=3,
-        bull_and_bear=True,
-    )
+    hand = bull_and_bear_table()
     bot = SensibleTrader(1)
     assert bot.act(hand, 0) == Offer(2, hand.commodities[1])  # 2 barley: its fewest
     # Seat 1 collects barley, and gives away the Bear with its wheat.
