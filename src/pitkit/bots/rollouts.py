@@ -21,11 +21,11 @@ Each iteration:
    less that of the heuristic's own choice in the same deal.
 
 The heuristic's choice is played unless another candidate's mean difference
-beats it by `confidence` standard errors. In real-time play (Pit) a playout
-is a race on the virtual clock, as at the table: the candidate may lose it. When a seat has more legal moves
+beats it by `confidence` standard errors. When a seat has more legal moves
 than `width`, the candidates are the heuristic's `width` favourites (a bot
 that can rank moves has a ``rank(state, player)`` method), or its choice and
-a random sample of the others.
+a random sample of the others. In real-time play (Pit) a playout is a race
+on the virtual clock, as at the table: the candidate may lose it.
 
 Names: ``rollouts`` (`DEFAULT_ITERATIONS` deals a move), ``rollouts:1s`` or
 ``rollouts:250ms`` (time a move), ``rollouts:200`` (deals a move).
