@@ -192,16 +192,18 @@ def test_in_real_time_the_candidates_race_on_the_virtual_clock(
     their thinks, so an acceptance may find its offer gone."""
     import pitkit.bots.rollouts
 
-    class Watched(VirtualRun):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            assert kwargs["staggered"]
-            self.arrivals: list[Arrival] = []
-            self.table.listeners.append(self.arrivals.append)
-            runs.append(self)
+    runs: list[tuple[VirtualRun, list[Arrival]]] = []
 
-    runs: list[Watched] = []
-    monkeypatch.setattr(pitkit.bots.rollouts, "VirtualRun", Watched)
+    def watched(*args: Any, **kwargs: Any) -> VirtualRun:
+        # A factory, not a subclass: the runner may be compiled.
+        assert kwargs["staggered"]
+        run = VirtualRun(*args, **kwargs)
+        arrivals: list[Arrival] = []
+        run.table.listeners.append(arrivals.append)
+        runs.append((run, arrivals))
+        return run
+
+    monkeypatch.setattr(pitkit.bots.rollouts, "VirtualRun", watched)
     race = ["5 wheat, 2 corn, 2 barley", "4 wheat, 5 corn", "2 corn, 7 barley"]
     hand = pit_stacked_match(race, dealer=2).hand
     hand.apply(2, "offer 2 corn")
@@ -210,8 +212,8 @@ def test_in_real_time_the_candidates_race_on_the_virtual_clock(
     bot._decide(hand, 0, [hand.parse_action("accept 2 barley #1")])
     assert [str(e) for e in hand.log] == before
     assert len(runs) == 30 * WIDTH, "six candidates, in each of 30 deals"
-    firsts = [next(a for a in run.arrivals if a.seat == 0) for run in runs]
+    firsts = [next(a for a in arrivals if a.seat == 0) for _, arrivals in runs]
     assert len({first.action for first in firsts}) == WIDTH
     assert {first.action for first in firsts[::WIDTH]} == {"accept 2 barley #1"}
-    assert all(run.match.is_over for run in runs)
+    assert all(run.match.is_over for run, _ in runs)
     assert any(not first.accepted and "taken by" in (first.reason or "") for first in firsts)
