@@ -42,7 +42,7 @@ from pitkit.bots.search import Budget, SearchSpec
 from pitkit.core.actions import Action
 from pitkit.core.game import Bot, Game
 from pitkit.core.state import State
-from pitkit.realtime.runner import DEFAULT_THINK, RealtimeBot, VirtualRun
+from pitkit.realtime.runner import DEFAULT_THINK, RealtimeBot, Stalled, VirtualRun
 
 __all__ = ["DEFAULT_ITERATIONS", "WIDTH", "Ranker", "RolloutBot"]
 
@@ -237,5 +237,5 @@ def _trade_out(
     run.send(player, move)
     try:
         run.run()
-    except RuntimeError:
+    except Stalled:
         finish(state, policies, random.Random(seed))

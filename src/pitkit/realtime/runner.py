@@ -36,6 +36,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from pitkit.core.actions import Action
 from pitkit.core.errors import IllegalAction
 from pitkit.core.events import Event
@@ -49,6 +51,7 @@ __all__ = [
     "HandTiming",
     "RealtimeBot",
     "RealtimeRunner",
+    "Stalled",
     "Table",
     "VirtualRun",
     "decide",
@@ -215,6 +218,11 @@ class Table:
             self.timings.append(HandTiming(len(self.timings) + 1, now))
 
 
+@mypyc_attr(native_class=False)  # compiled, a class can only subclass object or Exception
+class Stalled(RuntimeError):
+    """Nobody acted for the run's `max_quiet` virtual seconds."""
+
+
 class VirtualRun:
     """A real-time match played on a virtual clock: no waiting, and the same
     seed gives the same game. Each bot looks, decides, and its action
@@ -281,7 +289,7 @@ class VirtualRun:
             elif generation == self._generation[seat]:
                 look(seat)
             if time - self._last_change > self.max_quiet:
-                raise RuntimeError(f"nobody acted for {self.max_quiet:.0f} virtual seconds")
+                raise Stalled(f"nobody acted for {self.max_quiet:.0f} virtual seconds")
         return self.decisions
 
     def send(self, seat: int, action: Action) -> None:

@@ -22,9 +22,9 @@ copies that drift: for every three cards a trader has traded in this hand
 of its leading commodity held by a trader who does not lead in it. (Measured
 on `sensible` traders after 4, 8 and 14 trades, the leading commodity of a
 hand holds 4.7, 5.5 and 5.9 cards; sampled with the drift, 4.6, 5.5 and
-6.0; without, 3.8-4.0.) Without
-the drift, search reads the others' hands as scattered, long from a corner,
-and misjudges the race (docs/performance.md).
+6.0; without, 3.8-4.0.) Without the drift, search reads the others' hands
+as scattered, long from a corner, and misjudges the race
+(docs/performance.md).
 
 A deal that cannot satisfy every bound (the bounds are only bounds, and the
 random part may leave an offer unpayable) is dealt again.
@@ -142,7 +142,7 @@ def _deal(
 
 
 def traded_cards(hand: Hand) -> dict[int, int]:
-    """How many cards each seat has traded away in this hand (public)."""
+    """How many cards each seat has given in trades this hand (public)."""
     traded = dict.fromkeys(range(hand.players), 0)
     for event in hand.log[hand.log_start :]:
         if event.type == "trade":
@@ -167,19 +167,17 @@ def _collect(
 ) -> None:
     """Gather each trader's cards toward its leading commodity, `drift[s]`
     swaps for seat `s`, never below a known bound (see the module)."""
+
+    def spare(seat: int, kind: int) -> bool:
+        """Whether `seat` holds a card of `kind` beyond what it is known to hold."""
+        return counts[seat][kind] > (bounds[seat][kind] if seat in bounds else 0)
+
     for s, swaps in drift.items():
-        floor = bounds.get(s)
         for _ in range(swaps):
             mine = counts[s]
             lead = _leader(mine)
-            junk = [k for k in _GOODS if k != lead and mine[k] > (floor[k] if floor else 0)]
-            donors = [
-                d
-                for d, theirs in counts.items()
-                if d != s
-                and theirs[lead] > (bounds[d][lead] if d in bounds else 0)
-                and _leader(theirs) != lead
-            ]
+            junk = [k for k in _GOODS if k != lead and spare(s, k)]
+            donors = [d for d in counts if d != s and spare(d, lead) and _leader(counts[d]) != lead]
             if not junk or not donors:
                 break
             k, d = rng.choice(junk), rng.choice(donors)
