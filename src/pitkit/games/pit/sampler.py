@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, TypeVar
 from pitkit.cards import PitCard
 from pitkit.core.chance import Chance
 from pitkit.games.pit.market import BEAR, BULL, INDEX, KINDS, counts_of, payable_lots
+from pitkit.games.pit.particles import Particle, read
 
 if TYPE_CHECKING:
     from pitkit.games.pit.state import Hand
@@ -76,6 +77,10 @@ def known_holdings(hand: Hand, seat: int | None) -> dict[int, list[int]]:
 def sample_hidden(hand: H, seat: int | None, rng: random.Random) -> H:
     """A copy of `hand` with the cards `seat` cannot see dealt anew,
     consistently with `known_holdings` and with every open offer (see the module)."""
+    if seat is not None:
+        particle = read(hand, seat).draw(hand, rng)
+        if particle is not None:
+            return _dealt(hand, seat, particle, rng)
     zones = hand.zones()
     others = [s for s in range(hand.players) if s != seat]
     sizes = {s: (len(zones[f"hand {s}"]), len(zones[f"offer {s}"])) for s in others}
@@ -97,6 +102,21 @@ def sample_hidden(hand: H, seat: int | None, rng: random.Random) -> H:
             new._set_zone(f"hand {s}", held)
             if offered:
                 new._set_zone(f"offer {s}", offered)
+    new._set_chance(Chance(rng.getrandbits(64)))
+    return new
+
+
+def _dealt(hand: H, seat: int, particle: Particle, rng: random.Random) -> H:
+    """A copy of `hand` holding the particle's cards (see `particles`)."""
+    new = hand.clone()
+    for s in range(hand.players):
+        if s == seat:
+            continue
+        new._set_zone(
+            f"hand {s}", [KINDS[i] for i, n in enumerate(particle.free[s]) for _ in range(n)]
+        )
+        if s in particle.offers:
+            new._set_zone(f"offer {s}", list(particle.offers[s][1].cards()))
     new._set_chance(Chance(rng.getrandbits(64)))
     return new
 

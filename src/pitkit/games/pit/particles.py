@@ -1,0 +1,393 @@
+"""Pit's particle filter: the other traders' cards, read from the trading.
+
+What a trader does tells on its cards. It offers the cards it does not
+collect, as many of a kind as it holds (T4 allows four); it pays with them;
+it keeps what it collects. A seat sees each offer's size, who took which
+offer, and in its own trades the very cards. So the filter deals the cards
+the seat could not see many times over (the particles), and replays the
+hand's history through each deal:
+
+- an offer of n cards by another trader is made, in each particle, of n of
+  that trader's cards, drawn as a trader who gives away its weakest cards
+  would draw them (`keenness`); the particle is weighted by how likely such
+  a trader was to offer n cards at all;
+- paying for an offer between two other traders is drawn and weighted the
+  same way, from the payer's cards;
+- the cards of the seat's own trades are known: a particle whose trader
+  could not have given them dies, and one that could is set right.
+
+Particles that fit the history keep their weight; the rest fade, and the
+filter draws a fresh population from the weights whenever too few carry
+them. A sample is then one particle's cards and offers.
+
+The weights model `SensibleTrader` softly (`LEAD`, `SPARE`): other
+traders, people above all, are not so single-minded. The filter's own
+randomness comes from what the seat saw, so every bot in a seat reads a
+hand alike, and reading on from where the last reading stopped (the
+filters are kept, see `read`) gives what reading from the start would.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pitkit.cards import PitCard
+from pitkit.core.events import Event
+from pitkit.games.pit.market import BEAR, BULL, INDEX, KINDS, MAX_LOT, Lot, payable_lots
+
+if TYPE_CHECKING:
+    from pitkit.games.pit.state import Hand
+
+__all__ = ["PARTICLES", "Particle", "Reading", "keenness", "read"]
+
+PARTICLES = 256
+"""Deals the filter follows."""
+LEAD = 0.08
+"""How much less likely a trader parts with the commodity it holds most of."""
+SPARE = 0.6
+"""Each card of a commodity held makes parting with it this much less likely."""
+FEWER = 0.3
+"""How much less likely a trader offers fewer cards of a kind than it can."""
+BULL_KEPT = 0.2
+"""How much less likely a trader parts with the Bull."""
+BEAR_KEPT = 0.3
+"""How much less likely a trader holding the Bear puts up a lot without it."""
+KEPT = 32
+"""Readings kept between calls (one per seat and hand in play)."""
+
+_GOODS = [i for i in range(len(KINDS)) if i not in (BULL, BEAR)]
+
+
+def keenness(held: list[int], lot: Lot) -> float:
+    """How likely, relatively, a trader holding `held` (counts per kind,
+    offer included) parts with `lot`: its weakest commodity gladly, its
+    leading one hardly, the Bear at once and the Bull hardly."""
+    weight = 1.0
+    if lot.commodity is not None:
+        kind = lot.needs()[0][0]
+        weight = SPARE ** held[kind]
+        if held[kind] >= max(held[i] for i in _GOODS):
+            weight *= LEAD
+    if lot.bull:
+        weight *= BULL_KEPT
+    if held[BEAR] and not lot.bear:
+        weight *= BEAR_KEPT
+    return weight
+
+
+@dataclass
+class Particle:
+    """One deal of the hidden cards, followed through the hand: each seat's
+    cards not on offer (counts per kind) and each open offer (its number and lot)."""
+
+    free: list[list[int]]
+    offers: dict[int, tuple[int, Lot]] = field(default_factory=dict)
+
+    def copy(self) -> Particle:
+        """An independent copy."""
+        return Particle([list(f) for f in self.free], dict(self.offers))
+
+    def holding(self, seat: int) -> list[int]:
+        """`seat`'s cards, its offer included."""
+        held = list(self.free[seat])
+        if seat in self.offers:
+            for i, n in self.offers[seat][1].needs():
+                held[i] += n
+        return held
+
+
+class Reading:
+    """The particles of one seat in one hand, and how far through the log they are."""
+
+    def __init__(self, hand: Hand, seat: int) -> None:
+        self.seat = seat
+        self.first = hand.log[hand.log_start]
+        self.read = 0  # events of the hand replayed
+        self.last: Event | None = None
+        initial = _initial_cards(hand, seat)
+        # Seeded by what the seat saw, never by the hidden cards (see the module).
+        self.rng = random.Random(repr((seat, hand.players, initial)))
+        deal = hand.log[hand.log_start + 1]
+        sizes = list(deal.public["cards"]) if deal.type == "deal" else []
+        pool = [KINDS[i] for i in range(len(KINDS)) for _ in range(_total(hand, i) - initial[i])]
+        self.particles = [self._deal(pool, sizes, initial, hand.players) for _ in range(PARTICLES)]
+        self.weights = [1.0] * PARTICLES
+        # Which particles `draw` may give at a point of the log (its length then).
+        self._fits: tuple[int, list[int], list[float]] | None = None
+
+    def _deal(
+        self, pool: list[PitCard], sizes: list[int], initial: list[int], players: int
+    ) -> Particle:
+        cards = list(pool)
+        self.rng.shuffle(cards)
+        free = []
+        for s in range(players):
+            if s == self.seat:
+                free.append(list(initial))
+                continue
+            counts = [0] * len(KINDS)
+            for card in cards[: sizes[s]]:
+                counts[INDEX[card]] += 1
+            del cards[: sizes[s]]
+            free.append(counts)
+        return Particle(free)
+
+    def follows(self, hand: Hand) -> bool:
+        """Whether this reading is of `hand`, up to a point of its log."""
+        events = hand.log[hand.log_start :]
+        return (
+            events[0] is self.first
+            and len(events) >= self.read
+            and (self.read == 0 or events[self.read - 1] is self.last)
+        )
+
+    def catch_up(self, hand: Hand) -> None:
+        """Replay the events of `hand` not yet read."""
+        events = hand.log[hand.log_start :]
+        for event in events[self.read :]:
+            self._replay(event)
+        self.read, self.last = len(events), events[-1]
+
+    def draw(self, hand: Hand, rng: random.Random) -> Particle | None:
+        """A particle drawn by weight among those that end where `hand` is
+        (each seat's number of cards, each open offer's number); None if none does."""
+        if self._fits is None or self._fits[0] != self.read:
+            fits = [
+                i
+                for i, p in enumerate(self.particles)
+                if self.weights[i] > 0 and _ends_at(p, hand, self.seat)
+            ]
+            self._fits = (self.read, fits, [self.weights[i] for i in fits])
+        _, fits, weights = self._fits
+        if not fits:
+            return None
+        return self.particles[rng.choices(fits, weights)[0]]
+
+    # -- the replay ---------------------------------------------------------------
+
+    def _replay(self, event: Event) -> None:
+        public, rng = event.public, self.rng
+        if event.type == "action" and public["seat"] != self.seat and "offer" in public:
+            seat, number = public["seat"], public["offer"]
+            words = public["action"].split()
+            if words[0] == "offer":
+                self._update(lambda p: _offer(p, seat, number, int(words[1]), rng))
+            elif words[0] == "withdraw":
+                self._update(lambda p: _withdraw(p, seat, number))
+        elif event.type == "trade":
+            mine = event.private.get(self.seat)
+            self._update(lambda p: _trade(p, self.seat, public, mine, rng))
+
+    def _update(self, step: Callable[[Particle], float]) -> None:
+        """Carry every particle through one event, weighting it by how well it fits."""
+        pairs = zip(self.particles, self.weights, strict=True)
+        weights = [w * step(p) if w > 0 else 0.0 for p, w in pairs]
+        total = sum(weights)
+        if total == 0:
+            self.weights = (
+                weights  # nothing fits: `draw` finds none, and the sampler deals as before
+            )
+            return
+        self.weights = [w / total for w in weights]
+        if 1 / sum(w * w for w in self.weights) < PARTICLES / 2:
+            self._resample()
+
+    def _resample(self) -> None:
+        """A fresh population, drawn by weight (systematic resampling)."""
+        step = 1 / PARTICLES
+        mark = self.rng.random() * step
+        chosen: list[Particle] = []
+        running = 0.0
+        for p, w in zip(self.particles, self.weights, strict=True):
+            running += w
+            while mark < running and len(chosen) < PARTICLES:
+                chosen.append(p.copy())
+                mark += step
+        while len(chosen) < PARTICLES:  # rounding at the end of the sum
+            chosen.append(chosen[-1].copy())
+        self.particles = chosen
+        self.weights = [1.0 / PARTICLES] * PARTICLES
+
+
+_READINGS: dict[tuple[int, int], Reading] = {}
+
+
+def read(hand: Hand, seat: int) -> Reading:
+    """The reading of `hand` for `seat`, brought up to date: carried on from
+    the last one of this hand if there is one, else made anew."""
+    key = (seat, id(hand.log[hand.log_start]))
+    reading = _READINGS.get(key)
+    if reading is None or not reading.follows(hand):
+        reading = Reading(hand, seat)
+        if len(_READINGS) >= KEPT:
+            del _READINGS[next(iter(_READINGS))]  # the oldest
+        _READINGS[key] = reading
+    reading.catch_up(hand)
+    return reading
+
+
+def _offer(p: Particle, seat: int, number: int, size: int, rng: random.Random) -> float:
+    """`seat` offers `size` cards: draw which, and weight by how likely so many."""
+    free = p.free[seat]
+    held = p.holding(seat)
+    lots = [lot for n in range(1, MAX_LOT + 1) for lot in payable_lots(free, n)]
+    weights = [keenness(held, lot) * _whole(free, lot) for lot in lots]
+    fitting = [(lot, w) for lot, w in zip(lots, weights, strict=True) if lot.size == size]
+    if not fitting:
+        return 0.0
+    lot, total = _pick(fitting, rng)
+    _take(free, lot)
+    p.offers[seat] = (number, lot)
+    return total / sum(weights)
+
+
+def _whole(free: list[int], lot: Lot) -> float:
+    """Traders offer all their cards of a kind, up to four; fewer less often."""
+    if lot.commodity is None:
+        return 1.0
+    can = min(free[lot.needs()[0][0]], MAX_LOT - lot.bull - lot.bear)
+    return 1.0 if lot.commodity_cards >= can else FEWER
+
+
+def _withdraw(p: Particle, seat: int, number: int) -> float:
+    offer = p.offers.pop(seat, None)
+    if offer is None or offer[0] != number:
+        return 0.0
+    _add(p.free[seat], offer[1])
+    return 1.0
+
+
+def _trade(
+    p: Particle,
+    me: int,
+    public: Mapping[str, Any],
+    mine: Mapping[str, Any] | None,
+    rng: random.Random,
+) -> float:
+    """Carry out a trade: the seller's offer goes to the buyer, the buyer's
+    payment to the seller, each known to `me` (`mine`) if it took part."""
+    seller, buyer = public["seller"], public["buyer"]
+    weight = 1.0
+    if seller == me:
+        assert mine is not None
+        sold = _lot_of(mine["gave"])
+    else:
+        held = p.holding(seller)
+        offer = p.offers.pop(seller, None)
+        if offer is None or offer[0] != public["offer"]:
+            return 0.0
+        sold = offer[1]
+        if mine is not None:  # `me` bought: the seller's offer was what `me` got
+            got = _lot_of(mine["cards"])
+            if got != sold:
+                weight = _swap(p.free[seller], sold, got, held)
+                if weight == 0:
+                    return 0.0
+                sold = got
+    if buyer == me:
+        assert mine is not None
+        paid = _lot_of(mine["gave"])
+    else:
+        known = _lot_of(mine["cards"]) if mine is not None else None
+        payment, fits = _payment(p, buyer, public["count"], known, rng)
+        if payment is None:
+            return 0.0
+        paid, weight = payment, weight * fits
+    if seller != me:
+        _add(p.free[seller], paid)
+    if buyer != me:
+        _add(p.free[buyer], sold)
+    return weight
+
+
+def _payment(
+    p: Particle, buyer: int, count: int, known: Lot | None, rng: random.Random
+) -> tuple[Lot | None, float]:
+    """What `buyer` pays `count` cards with, and how likely (`known`, if the
+    seat saw it): cards not on offer, or else its own offer of that size."""
+    free = p.free[buyer]
+    held = p.holding(buyer)
+    own = p.offers.get(buyer)
+    lots = [known] if known is not None else payable_lots(free, count)
+    payable = [(lot, keenness(held, lot)) for lot in lots if lot.payable(free)]
+    if payable:
+        lot, total = _pick(payable, rng)
+        _take(free, lot)
+        return lot, total
+    if own is not None and own[1].size == count and known in (None, own[1]):
+        del p.offers[buyer]
+        return own[1], 1.0
+    return None, 0.0
+
+
+def _swap(free: list[int], drawn: Lot, known: Lot, held: list[int]) -> float:
+    """Put `drawn` back and offer `known` instead, weighted by how likely
+    each was offered; 0 if the cards are not there."""
+    _add(free, drawn)
+    if not known.payable(free):
+        return 0.0
+    _take(free, known)
+    return keenness(held, known) / keenness(held, drawn)
+
+
+def _pick(weighted: list[tuple[Lot, float]], rng: random.Random) -> tuple[Lot, float]:
+    """A lot drawn by weight, and the weights' total."""
+    total = sum(w for _, w in weighted)
+    mark = rng.random() * total
+    for lot, w in weighted:
+        mark -= w
+        if mark < 0:
+            return lot, total
+    return weighted[-1][0], total
+
+
+def _lot_of(names: list[str]) -> Lot:
+    return Lot.of(PitCard(name) for name in names)
+
+
+def _add(counts: list[int], lot: Lot) -> None:
+    for i, n in lot.needs():
+        counts[i] += n
+
+
+def _take(counts: list[int], lot: Lot) -> None:
+    for i, n in lot.needs():
+        counts[i] -= n
+
+
+def _total(hand: Hand, kind: int) -> int:
+    """How many cards of `kind` the hand was dealt among all seats."""
+    return sum(hand.holding(s)[kind] for s in range(hand.players))
+
+
+def _initial_cards(hand: Hand, seat: int) -> list[int]:
+    """`seat`'s cards as dealt: what it holds, less what it got, plus what it gave."""
+    counts = hand.holding(seat)
+    for event in hand.log[hand.log_start :]:
+        mine = event.private.get(seat) if event.type == "trade" else None
+        if mine is not None:
+            for name in mine["cards"]:
+                counts[INDEX[PitCard(name)]] -= 1
+            for name in mine["gave"]:
+                counts[INDEX[PitCard(name)]] += 1
+    return counts
+
+
+def _ends_at(p: Particle, hand: Hand, seat: int) -> bool:
+    """Whether the particle's seats hold as many cards, and have the same
+    offers open, as in `hand` (the public part of where it is)."""
+    for s in range(hand.players):
+        if s == seat:
+            continue
+        offer = hand.offers.get(s)
+        mine = p.offers.get(s)
+        if (offer is None) != (mine is None):
+            return False
+        if offer is not None and mine is not None and offer.id != mine[0]:
+            return False
+        if sum(p.free[s]) != sum(hand.free[s]):
+            return False
+    return True
