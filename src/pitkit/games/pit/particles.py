@@ -55,6 +55,8 @@ BULL_KEPT = 0.2
 """How much less likely a trader parts with the Bull."""
 BEAR_KEPT = 0.3
 """How much less likely a trader holding the Bear puts up a lot without it."""
+REPAIR = 0.05
+"""A particle's weight is multiplied by this for each card moved to fit the seat's own trades."""
 KEPT = 32
 """Readings kept between calls (one per seat and hand in play)."""
 
@@ -283,7 +285,7 @@ def _trade(
         if mine is not None:  # `me` bought: the seller's offer was what `me` got
             got = _lot_of(mine["cards"])
             if got != sold:
-                weight = _swap(p.free[seller], sold, got, held)
+                weight = _swap(p, seller, sold, got, held, me)
                 if weight == 0:
                     return 0.0
                 sold = got
@@ -292,7 +294,7 @@ def _trade(
         paid = _lot_of(mine["gave"])
     else:
         known = _lot_of(mine["cards"]) if mine is not None else None
-        payment, fits = _payment(p, buyer, public["count"], known, rng)
+        payment, fits = _payment(p, buyer, public["count"], known, me, rng)
         if payment is None:
             return 0.0
         paid, weight = payment, weight * fits
@@ -304,10 +306,10 @@ def _trade(
 
 
 def _payment(
-    p: Particle, buyer: int, count: int, known: Lot | None, rng: random.Random
+    p: Particle, buyer: int, count: int, known: Lot | None, me: int, rng: random.Random
 ) -> tuple[Lot | None, float]:
-    """What `buyer` pays `count` cards with, and how likely (`known`, if the
-    seat saw it): cards not on offer, or else its own offer of that size."""
+    """What `buyer` pays `count` cards with, and how likely (`known`, if `me`
+    saw it): cards not on offer, or else its own offer of that size."""
     free = p.free[buyer]
     held = p.holding(buyer)
     own = p.offers.get(buyer)
@@ -320,17 +322,46 @@ def _payment(
     if own is not None and own[1].size == count and known in (None, own[1]):
         del p.offers[buyer]
         return own[1], 1.0
-    return None, 0.0
+    if known is None:
+        return None, 0.0
+    weight = _repair(p, buyer, known, me)
+    if weight:
+        _take(free, known)
+    return known, weight * keenness(held, known)
 
 
-def _swap(free: list[int], drawn: Lot, known: Lot, held: list[int]) -> float:
+def _swap(p: Particle, seat: int, drawn: Lot, known: Lot, held: list[int], me: int) -> float:
     """Put `drawn` back and offer `known` instead, weighted by how likely
-    each was offered; 0 if the cards are not there."""
+    each was offered."""
+    free = p.free[seat]
     _add(free, drawn)
-    if not known.payable(free):
-        return 0.0
-    _take(free, known)
-    return keenness(held, known) / keenness(held, drawn)
+    weight = _repair(p, seat, known, me)
+    if weight:
+        _take(free, known)
+    return weight * keenness(held, known) / keenness(held, drawn)
+
+
+def _repair(p: Particle, seat: int, lot: Lot, me: int) -> float:
+    """Make `seat` able to put up `lot`, which `me` saw it put up, by
+    swapping it cards of the lot's kinds from other traders for its weakest
+    others (the particle missed them); `REPAIR` for each card, 0 if it cannot."""
+    free = p.free[seat]
+    needed = dict(lot.needs())
+    weight = 1.0
+    for kind, n in needed.items():
+        while free[kind] < n:
+            donors = [s for s, f in enumerate(p.free) if s not in (me, seat) and f[kind]]
+            spare = [k for k, have in enumerate(free) if have and k not in needed]
+            if not donors or not spare:
+                return 0.0
+            donor = p.free[max(donors, key=lambda s: p.free[s][kind])]
+            junk = min(spare, key=free.__getitem__)
+            donor[kind] -= 1
+            donor[junk] += 1
+            free[kind] += 1
+            free[junk] -= 1
+            weight *= REPAIR
+    return weight
 
 
 def _pick(weighted: list[tuple[Lot, float]], rng: random.Random) -> tuple[Lot, float]:

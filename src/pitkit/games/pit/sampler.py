@@ -1,5 +1,10 @@
 """Pit's sampler of hidden cards: deals that fit what one seat saw of the trading.
 
+A seat's sample is drawn from its particle filter (`particles`), which
+replays the hand through many deals and keeps those that fit the trading.
+What follows is the sampler the filter falls back on: for a spectator, and
+for a history no particle survived.
+
 A seat sees its own cards, who offers how many, who traded how many with
 whom, and in its own trades the cards it received (T4). From that it knows a
 lower bound on what each other trader holds, hand and open offer together:

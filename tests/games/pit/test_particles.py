@@ -1,0 +1,121 @@
+"""Pit's particle filter reads the other traders' cards from the trading (issue 7)."""
+
+from __future__ import annotations
+
+import random
+
+from pitkit.cards import Commodity
+from pitkit.games import get
+from pitkit.games.pit import Hand, SensibleTrader
+from pitkit.games.pit.market import BEAR, BULL, KINDS, Lot, lot_of
+from pitkit.games.pit.particles import Particle, Reading, keenness
+from tests.games.pit.helpers import cards
+
+GOODS = [i for i in range(len(KINDS)) if i not in (BULL, BEAR)]
+
+
+def counts(text: str) -> list[int]:
+    held = [0] * len(KINDS)
+    for card in cards(text):
+        held[KINDS.index(card)] += 1
+    return held
+
+
+def sensible_hand(seed: int, trades: int, players: int = 4) -> Hand:
+    """A hand of `sensible` traders, played in turns until `trades` trades."""
+    match = get("pit").new_match(players, {"hand_limit": 1}, seed=seed)
+    bots = [SensibleTrader(s) for s in range(players)]
+    rng = random.Random(seed)
+    hand = match.hand
+    assert isinstance(hand, Hand)
+    while sum(e.type == "trade" for e in hand.log) < trades and not hand.is_over:
+        seat = rng.choice(sorted(hand.to_act))
+        hand.apply(seat, bots[seat].act(hand, seat) or bots[seat].choose(hand, seat))
+    return hand
+
+
+def leader(held: list[int]) -> int:
+    return max(GOODS, key=lambda i: (held[i], -i))
+
+
+def state_of(reading: Reading) -> list[tuple[list[list[int]], dict[int, tuple[int, Lot]], float]]:
+    return [(p.free, p.offers, w) for p, w in zip(reading.particles, reading.weights, strict=True)]
+
+
+def test_a_trader_parts_gladly_with_its_weakest_cards_and_the_bear() -> None:
+    held = counts("5 wheat, 2 barley, 1 corn, bear")
+    corn, barley, wheat = (
+        lot_of(n, c) for n, c in ((1, Commodity.CORN), (2, Commodity.BARLEY), (1, Commodity.WHEAT))
+    )
+    assert keenness(held, corn) > keenness(held, barley) > keenness(held, wheat)
+    assert keenness(held, lot_of(2, Commodity.CORN, bear=True)) > keenness(held, corn)
+    bull = counts("5 wheat, 2 barley, 1 corn, bull")
+    assert keenness(bull, lot_of(2, Commodity.CORN, bull=True)) < keenness(
+        bull, lot_of(1, Commodity.CORN)
+    )
+
+
+def test_reading_on_gives_what_reading_from_the_start_gives() -> None:
+    hand = sensible_hand(seed=5, trades=3)
+    early = Reading(hand, 0)
+    early.catch_up(hand)
+    bots = [SensibleTrader(s) for s in range(4)]
+    rng = random.Random(1)
+    for _ in range(40):
+        if hand.is_over:
+            break
+        seat = rng.choice(sorted(hand.to_act))
+        hand.apply(seat, bots[seat].act(hand, seat) or bots[seat].choose(hand, seat))
+    assert early.follows(hand)
+    early.catch_up(hand)
+    fresh = Reading(hand, 0)
+    fresh.catch_up(hand)
+    assert state_of(early) == state_of(fresh)
+
+
+def test_a_reading_never_peeks() -> None:
+    # Two hands the seat cannot tell apart are read alike.
+    hand = sensible_hand(seed=2, trades=5)
+    other = hand.redeal_unseen(0, 9)
+    assert hand.zones() != other.zones()
+    first, second = Reading(hand, 0), Reading(other, 0)
+    first.catch_up(hand)
+    second.catch_up(other)
+    assert state_of(first) == state_of(second)
+
+
+def test_every_particle_drawn_holds_the_hidden_cards_and_ends_where_the_hand_is() -> None:
+    for seed in range(6):
+        hand = sensible_hand(seed, trades=6)
+        reading = Reading(hand, 1)
+        reading.catch_up(hand)
+        hidden = [sum(hand.holding(s)[k] for s in range(4) if s != 1) for k in range(len(KINDS))]
+        for draw in range(10):
+            particle = reading.draw(hand, random.Random(draw))
+            assert isinstance(particle, Particle)
+            others = [particle.holding(s) for s in range(4) if s != 1]
+            assert [sum(h[k] for h in others) for k in range(len(KINDS))] == hidden
+            for s in (0, 2, 3):
+                assert sum(particle.holding(s)) == sum(hand.holding(s))
+                offer = hand.offers.get(s)
+                assert (None if offer is None else offer.id) == (
+                    particle.offers[s][0] if s in particle.offers else None
+                )
+
+
+def test_it_names_what_sensible_traders_collect_far_more_often_than_a_random_deal() -> None:
+    read = dealt = seen = 0
+    for seed in range(30):
+        hand = sensible_hand(seed, trades=8)
+        if hand.is_over:
+            continue
+        rng = random.Random(seed)
+        for _ in range(4):
+            sample, random_deal = hand.sample_unseen(0, rng), hand.redeal_unseen(0, rng)
+            for s in (1, 2, 3):
+                truth = leader(hand.holding(s))
+                read += leader(sample.holding(s)) == truth
+                dealt += leader(random_deal.holding(s)) == truth
+                seen += 1
+    # Measured over 150 hands: 55% read, against 35% for the sampler before it.
+    assert read > dealt + 0.1 * seen
