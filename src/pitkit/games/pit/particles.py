@@ -24,12 +24,13 @@ The weights model `SensibleTrader` softly (`LEAD`, `SPARE`): other
 traders, people above all, are not so single-minded. The filter's own
 randomness comes from what the seat saw, so every bot in a seat reads a
 hand alike, and reading on from where the last reading stopped (the
-filters are kept, see `read`) gives what reading from the start would.
+readings are kept, see `draw`) gives what reading from the start would.
 """
 
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -41,7 +42,7 @@ from pitkit.games.pit.market import BEAR, BULL, INDEX, KINDS, MAX_LOT, Lot, paya
 if TYPE_CHECKING:
     from pitkit.games.pit.state import Hand
 
-__all__ = ["PARTICLES", "Particle", "Reading", "keenness", "read"]
+__all__ = ["PARTICLES", "Particle", "Reading", "draw", "keenness"]
 
 PARTICLES = 256
 """Deals the filter follows."""
@@ -215,20 +216,24 @@ class Reading:
 
 
 _READINGS: dict[tuple[int, int], Reading] = {}
+# Server tables' bots decide in threads: one reading at a time.
+_LOCK = threading.Lock()
 
 
-def read(hand: Hand, seat: int) -> Reading:
-    """The reading of `hand` for `seat`, brought up to date: carried on from
-    the last one of this hand if there is one, else made anew."""
-    key = (seat, id(hand.log[hand.log_start]))
-    reading = _READINGS.get(key)
-    if reading is None or not reading.follows(hand):
-        reading = Reading(hand, seat)
-        if len(_READINGS) >= KEPT:
-            del _READINGS[next(iter(_READINGS))]  # the oldest
-        _READINGS[key] = reading
-    reading.catch_up(hand)
-    return reading
+def draw(hand: Hand, seat: int, rng: random.Random) -> Particle | None:
+    """A particle of `seat`'s reading of `hand` (see `Reading.draw`), the
+    reading brought up to date first: carried on from the last reading of
+    this hand if there is one, else made anew."""
+    with _LOCK:
+        key = (seat, id(hand.log[hand.log_start]))
+        reading = _READINGS.get(key)
+        if reading is None or not reading.follows(hand):
+            reading = Reading(hand, seat)
+            if len(_READINGS) >= KEPT:
+                del _READINGS[next(iter(_READINGS))]  # the oldest
+            _READINGS[key] = reading
+        reading.catch_up(hand)
+        return reading.draw(hand, rng)
 
 
 def _offer(p: Particle, seat: int, number: int, size: int, rng: random.Random) -> float:

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, TypeVar
 from pitkit.cards import PitCard
 from pitkit.core.chance import Chance
 from pitkit.games.pit.market import BEAR, BULL, INDEX, KINDS, counts_of, payable_lots
-from pitkit.games.pit.particles import Particle, read
+from pitkit.games.pit.particles import Particle, draw
 
 if TYPE_CHECKING:
     from pitkit.games.pit.state import Hand
@@ -83,7 +83,7 @@ def sample_hidden(hand: H, seat: int | None, rng: random.Random) -> H:
     """A copy of `hand` with the cards `seat` cannot see dealt anew,
     consistently with `known_holdings` and with every open offer (see the module)."""
     if seat is not None:
-        particle = read(hand, seat).draw(hand, rng)
+        particle = draw(hand, seat, rng)
         if particle is not None:
             return _dealt(hand, seat, particle, rng)
     zones = hand.zones()
