@@ -5,12 +5,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from pitkit.cards import Commodity
 from pitkit.games import get
 from pitkit.games.pit import Accept, Hand, SensibleTrader
-from pitkit.games.pit.market import KINDS, Lot
-from pitkit.games.pit.sampler import _collect, known_holdings, traded_cards
+from pitkit.games.pit.market import BEAR, BULL, KINDS, Lot, lot_of
+from pitkit.games.pit.particles import Particle
+from pitkit.games.pit.sampler import _collect, _jitter, known_holdings, traded_cards
 from tests.games.pit.helpers import holding, stacked_hand
 
+GOODS = [k for k in range(len(KINDS)) if k not in (BULL, BEAR)]
 HANDS = ["5 wheat, 4 barley", "5 barley, 4 corn", "5 corn, 4 wheat"]
 
 
@@ -151,3 +154,25 @@ def test_the_drift_keeps_every_card_and_every_bound() -> None:
         for s, held in counts.items():
             assert sum(held) == sum(before[s])
             assert all(n >= floor for n, floor in zip(held, bounds[s], strict=True))
+
+
+def test_the_jitter_keeps_every_card_every_bound_and_each_traders_collection() -> None:
+    rng = random.Random(4)
+    seats = (1, 2, 3)
+    for _ in range(200):
+        free = {s: [rng.randrange(4) for _ in KINDS] for s in seats}
+        offers = {s: (s, lot_of(1, Commodity.WHEAT)) for s in seats if rng.random() < 0.5}
+        particle = Particle([[0] * len(KINDS), *(list(free[s]) for s in seats)], offers)
+        held = {s: particle.holding(s) for s in seats}
+        bounds = {s: [rng.randrange(n + 1) for n in held[s]] for s in seats}
+        before = {s: list(counts) for s, counts in free.items()}
+        _jitter(free, particle, bounds, rng)
+        assert [sum(f[k] for f in free.values()) for k in range(len(KINDS))] == [
+            sum(f[k] for f in before.values()) for k in range(len(KINDS))
+        ]
+        for s in seats:
+            assert sum(free[s]) == sum(before[s])
+            now = [n + held[s][k] - before[s][k] for k, n in enumerate(free[s])]
+            assert all(n >= floor for n, floor in zip(now, bounds[s], strict=True))
+            # A collection is never thinned.
+            assert max(now[k] for k in GOODS) >= max(held[s][k] for k in GOODS)

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from pitkit.cards import PitCard
 from pitkit.core.chance import Chance
-from pitkit.games.pit.market import BEAR, BULL, INDEX, KINDS, counts_of, payable_lots
+from pitkit.games.pit.market import BEAR, BULL, INDEX, KINDS, Lot, counts_of, payable_lots
 from pitkit.games.pit.particles import Particle, draw
 
 if TYPE_CHECKING:
@@ -52,6 +52,8 @@ __all__ = ["known_holdings", "sample_hidden", "traded_cards"]
 
 H = TypeVar("H", bound="Hand")
 
+JITTER = 2
+"""Card swaps between traders in each sample drawn from the particle filter."""
 #: Deals tried before the bounds are dropped (the offers' lots are always kept).
 ATTEMPTS = 20
 
@@ -112,18 +114,55 @@ def sample_hidden(hand: H, seat: int | None, rng: random.Random) -> H:
 
 
 def _dealt(hand: H, seat: int, particle: Particle, rng: random.Random) -> H:
-    """A copy of `hand` holding the particle's cards (see `particles`)."""
+    """A copy of `hand` holding the particle's cards (see `particles`), a few
+    of them swapped (`JITTER`)."""
+    free = {s: list(particle.free[s]) for s in range(hand.players) if s != seat}
+    _jitter(free, particle, known_holdings(hand, seat), rng)
     new = hand.clone()
-    for s in range(hand.players):
-        if s == seat:
-            continue
-        new._set_zone(
-            f"hand {s}", [KINDS[i] for i, n in enumerate(particle.free[s]) for _ in range(n)]
-        )
+    for s, counts in free.items():
+        new._set_zone(f"hand {s}", [KINDS[i] for i, n in enumerate(counts) for _ in range(n)])
         if s in particle.offers:
             new._set_zone(f"offer {s}", list(particle.offers[s][1].cards()))
     new._set_chance(Chance(rng.getrandbits(64)))
     return new
+
+
+def _jitter(
+    free: dict[int, list[int]],
+    particle: Particle,
+    bounds: dict[int, list[int]],
+    rng: random.Random,
+) -> None:
+    """Swap `JITTER` pairs of cards not on offer between two traders, never
+    a trader's leading commodity nor below a known bound. The filter's
+    particles thin out to a few distinct deals as the hand goes on; the
+    swaps spread the samples over the cards the trading says least about."""
+    seats = list(free)
+    if len(seats) < 2:
+        return
+    for _ in range(JITTER):
+        a, b = rng.sample(seats, 2)
+        mine = _swappable(free[a], particle.offers.get(a), bounds[a])
+        theirs = _swappable(free[b], particle.offers.get(b), bounds[b])
+        pairs = [(x, y) for x in mine for y in theirs if x != y]
+        if not pairs:
+            continue
+        x, y = rng.choice(pairs)
+        free[a][x] -= 1
+        free[a][y] += 1
+        free[b][y] -= 1
+        free[b][x] += 1
+
+
+def _swappable(free: list[int], offer: tuple[int, Lot] | None, bound: list[int]) -> list[int]:
+    """The commodities a trader may give in a jitter swap: held off offer,
+    not its leading one, and above its known bound."""
+    held = list(free)
+    if offer is not None:
+        for i, n in offer[1].needs():
+            held[i] += n
+    lead = _leader(held)
+    return [k for k in _GOODS if k != lead and free[k] and held[k] > bound[k]]
 
 
 def _deal(
