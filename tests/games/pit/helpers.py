@@ -1,12 +1,16 @@
-"""Stacked deals for Pit tests: deal exactly the cards a test needs."""
+"""Stacked deals for Pit tests: deal exactly the cards a test needs; and
+hands played some way by `sensible` traders."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import Any
 
 from pitkit.cards import PitCard
 from pitkit.core import Chance, Event
-from pitkit.games.pit import Hand, PitMatch, Rules
+from pitkit.games import get
+from pitkit.games.pit import Hand, PitMatch, Rules, SensibleTrader
 from pitkit.games.pit.market import KINDS, describe_cards
 
 
@@ -75,3 +79,24 @@ def holding(hand: Hand, seat: int) -> str:
     """What `seat` holds (its offer included), as ``3 wheat, 2 corn``."""
     counts = hand.holding(seat)
     return describe_cards(k for i, k in enumerate(KINDS) for _ in range(counts[i]))
+
+
+def trade_in_turns(
+    hand: Hand, bots: Sequence[Any], rng: random.Random, trades: int, actions: int = 10**6
+) -> None:
+    """Let `bots` trade, a random seat at a time, until the hand has
+    `trades` trades or is over, or `actions` actions are taken."""
+    for _ in range(actions):
+        if hand.is_over or sum(e.type == "trade" for e in hand.log) >= trades:
+            return
+        seat = rng.choice(sorted(hand.to_act))
+        hand.apply(seat, bots[seat].act(hand, seat) or bots[seat].choose(hand, seat))
+
+
+def sensible_hand(seed: int, trades: int, players: int = 4) -> Hand:
+    """A hand of `sensible` traders, played in turns until `trades` trades."""
+    match = get("pit").new_match(players, {"hand_limit": 1}, seed=seed)
+    hand = match.hand
+    assert isinstance(hand, Hand)
+    trade_in_turns(hand, [SensibleTrader(s) for s in range(players)], random.Random(seed), trades)
+    return hand

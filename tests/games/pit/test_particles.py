@@ -5,11 +5,10 @@ from __future__ import annotations
 import random
 
 from pitkit.cards import Commodity
-from pitkit.games import get
-from pitkit.games.pit import Hand, SensibleTrader
+from pitkit.games.pit import SensibleTrader
 from pitkit.games.pit.market import BEAR, BULL, KINDS, Lot, lot_of
 from pitkit.games.pit.particles import Particle, Reading, keenness
-from tests.games.pit.helpers import cards
+from tests.games.pit.helpers import cards, sensible_hand, trade_in_turns
 
 GOODS = [i for i in range(len(KINDS)) if i not in (BULL, BEAR)]
 
@@ -19,19 +18,6 @@ def counts(text: str) -> list[int]:
     for card in cards(text):
         held[KINDS.index(card)] += 1
     return held
-
-
-def sensible_hand(seed: int, trades: int, players: int = 4) -> Hand:
-    """A hand of `sensible` traders, played in turns until `trades` trades."""
-    match = get("pit").new_match(players, {"hand_limit": 1}, seed=seed)
-    bots = [SensibleTrader(s) for s in range(players)]
-    rng = random.Random(seed)
-    hand = match.hand
-    assert isinstance(hand, Hand)
-    while sum(e.type == "trade" for e in hand.log) < trades and not hand.is_over:
-        seat = rng.choice(sorted(hand.to_act))
-        hand.apply(seat, bots[seat].act(hand, seat) or bots[seat].choose(hand, seat))
-    return hand
 
 
 def leader(held: list[int]) -> int:
@@ -59,13 +45,7 @@ def test_reading_on_gives_what_reading_from_the_start_gives() -> None:
     hand = sensible_hand(seed=5, trades=3)
     early = Reading(hand, 0)
     early.catch_up(hand)
-    bots = [SensibleTrader(s) for s in range(4)]
-    rng = random.Random(1)
-    for _ in range(40):
-        if hand.is_over:
-            break
-        seat = rng.choice(sorted(hand.to_act))
-        hand.apply(seat, bots[seat].act(hand, seat) or bots[seat].choose(hand, seat))
+    trade_in_turns(hand, [SensibleTrader(s) for s in range(4)], random.Random(1), 99, actions=40)
     assert early.follows(hand)
     early.catch_up(hand)
     fresh = Reading(hand, 0)

@@ -7,11 +7,11 @@ from collections import Counter
 
 from pitkit.cards import Commodity
 from pitkit.games import get
-from pitkit.games.pit import Accept, Hand, SensibleTrader
+from pitkit.games.pit import Accept, Hand
 from pitkit.games.pit.market import BEAR, BULL, KINDS, Lot, lot_of
 from pitkit.games.pit.particles import Particle
 from pitkit.games.pit.sampler import _collect, _jitter, known_holdings, traded_cards
-from tests.games.pit.helpers import holding, stacked_hand
+from tests.games.pit.helpers import holding, sensible_hand, stacked_hand
 
 GOODS = [k for k in range(len(KINDS)) if k not in (BULL, BEAR)]
 HANDS = ["5 wheat, 4 barley", "5 barley, 4 corn", "5 corn, 4 wheat"]
@@ -117,21 +117,14 @@ def test_the_trades_sizes_are_public() -> None:
 def test_traders_who_traded_are_sampled_gathering_their_collection() -> None:
     """Sensible traders' hands gather in one commodity as they trade; the
     samples of their hands gather as much, where random deals would not."""
-    game = get("pit")
 
     def lead(held: list[int]) -> int:
         return max(held[:-2])  # the commodities, not the Bull and the Bear
 
     true = sampled = scattered = 0
     for seed in range(12):
-        match = game.new_match(4, {"hand_limit": 1}, seed=seed)
-        bots = [SensibleTrader(s) for s in range(4)]
+        hand = sensible_hand(seed, trades=8)
         rng = random.Random(seed)
-        hand = match.hand
-        assert isinstance(hand, Hand)
-        while sum(e.type == "trade" for e in hand.log) < 8 and not hand.is_over:
-            seat = rng.choice(sorted(hand.to_act))
-            hand.apply(seat, bots[seat].act(hand, seat) or bots[seat].choose(hand, seat))
         others = range(1, 4)
         true += sum(lead(hand.holding(s)) for s in others)
         sampled += sum(lead(hand.sample_unseen(0, rng).holding(s)) for s in others)
