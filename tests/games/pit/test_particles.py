@@ -6,11 +6,9 @@ import random
 
 from pitkit.cards import Commodity
 from pitkit.games.pit import SensibleTrader
-from pitkit.games.pit.market import BEAR, BULL, KINDS, Lot, lot_of
+from pitkit.games.pit.market import GOODS, KINDS, Lot, lot_of
 from pitkit.games.pit.particles import Particle, Reading, keenness
 from tests.games.pit.helpers import cards, sensible_hand, trade_in_turns
-
-GOODS = [i for i in range(len(KINDS)) if i not in (BULL, BEAR)]
 
 
 def counts(text: str) -> list[int]:

@@ -8,12 +8,11 @@ from collections import Counter
 from pitkit.cards import Commodity
 from pitkit.games import get
 from pitkit.games.pit import Accept, Hand
-from pitkit.games.pit.market import BEAR, BULL, KINDS, Lot, lot_of
+from pitkit.games.pit.market import GOODS, KINDS, Lot, lot_of
 from pitkit.games.pit.particles import Particle
 from pitkit.games.pit.sampler import _collect, _jitter, known_holdings, traded_cards
 from tests.games.pit.helpers import holding, sensible_hand, stacked_hand
 
-GOODS = [k for k in range(len(KINDS)) if k not in (BULL, BEAR)]
 HANDS = ["5 wheat, 4 barley", "5 barley, 4 corn", "5 corn, 4 wheat"]
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "BEAR",
     "BULL",
     "COMMODITIES",
+    "GOODS",
     "KINDS",
     "LOTS",
     "LOT_KEYS",
@@ -35,6 +36,7 @@ __all__ = [
     "Trade",
     "counts_of",
     "describe_cards",
+    "exchange",
     "facts_of",
     "lot_of",
     "parse_commodity",
@@ -47,6 +49,8 @@ KINDS: tuple[PitCard, ...] = tuple(PitCard)
 INDEX: dict[PitCard, int] = {card: i for i, card in enumerate(KINDS)}
 BULL = INDEX[PitCard.BULL]
 BEAR = INDEX[PitCard.BEAR]
+GOODS: tuple[int, ...] = tuple(i for i in range(len(KINDS)) if i not in (BULL, BEAR))
+"""The kind indexes of the commodities (every kind but the Bull and the Bear)."""
 COMMODITIES: tuple[Commodity, ...] = tuple(Commodity)
 MAX_LOT = 4
 """A trade is of one to four cards (T4)."""
@@ -271,6 +275,15 @@ def parse_commodity(word: str) -> Commodity:
     if commodity is None:
         raise BadAction(f"{word!r} is not a commodity; they are: {', '.join(_COMMODITY_NAMES)}")
     return commodity
+
+
+def exchange(one: list[int], other: list[int], given: int, taken: int) -> None:
+    """Swap a card between two holdings (counts per kind): `one` gives a
+    card of kind `given` to `other` and takes one of kind `taken` back."""
+    one[given] -= 1
+    one[taken] += 1
+    other[taken] -= 1
+    other[given] += 1
 
 
 def counts_of(cards: Iterable[PitCard]) -> list[int]:

@@ -37,7 +37,16 @@ from typing import TYPE_CHECKING, Any
 
 from pitkit.cards import PitCard
 from pitkit.core.events import Event
-from pitkit.games.pit.market import BEAR, BULL, INDEX, KINDS, MAX_LOT, Lot, payable_lots
+from pitkit.games.pit.market import (
+    BEAR,
+    GOODS,
+    INDEX,
+    KINDS,
+    MAX_LOT,
+    Lot,
+    exchange,
+    payable_lots,
+)
 
 if TYPE_CHECKING:
     from pitkit.games.pit.state import Hand
@@ -61,8 +70,6 @@ REPAIR = 0.05
 KEPT = 32
 """Readings kept between calls (one per seat and hand in play)."""
 
-_GOODS = [i for i in range(len(KINDS)) if i not in (BULL, BEAR)]
-
 
 def keenness(held: list[int], lot: Lot) -> float:
     """How likely, relatively, a trader holding `held` (counts per kind,
@@ -72,7 +79,7 @@ def keenness(held: list[int], lot: Lot) -> float:
     if lot.commodity is not None:
         kind = lot.needs()[0][0]
         weight = SPARE ** held[kind]
-        if held[kind] >= max(held[i] for i in _GOODS):
+        if held[kind] >= max(held[i] for i in GOODS):
             weight *= LEAD
     if lot.bull:
         weight *= BULL_KEPT
@@ -115,7 +122,9 @@ class Reading:
         self.rng = random.Random(repr((seat, hand.players, initial)))
         deal = hand.log[hand.log_start + 1]
         sizes = list(deal.public["cards"]) if deal.type == "deal" else []
-        pool = [KINDS[i] for i in range(len(KINDS)) for _ in range(_total(hand, i) - initial[i])]
+        holdings = [hand.holding(s) for s in range(hand.players)]
+        dealt = [sum(kind) for kind in zip(*holdings, strict=True)]
+        pool = [KINDS[i] for i, n in enumerate(dealt) for _ in range(n - initial[i])]
         self.particles = [self._deal(pool, sizes, initial, hand.players) for _ in range(PARTICLES)]
         self.weights = [1.0] * PARTICLES
         # Which particles `draw` may give at a point of the log (its length then).
@@ -190,9 +199,8 @@ class Reading:
         weights = [w * step(p) if w > 0 else 0.0 for p, w in pairs]
         total = sum(weights)
         if total == 0:
-            self.weights = (
-                weights  # nothing fits: `draw` finds none, and the sampler deals as before
-            )
+            # Nothing fits: `draw` finds no particle, and the sampler deals as before.
+            self.weights = weights
             return
         self.weights = [w / total for w in weights]
         if 1 / sum(w * w for w in self.weights) < PARTICLES / 2:
@@ -360,11 +368,7 @@ def _repair(p: Particle, seat: int, lot: Lot, me: int) -> float:
             if not donors or not spare:
                 return 0.0
             donor = p.free[max(donors, key=lambda s: p.free[s][kind])]
-            junk = min(spare, key=free.__getitem__)
-            donor[kind] -= 1
-            donor[junk] += 1
-            free[kind] += 1
-            free[junk] -= 1
+            exchange(free, donor, min(spare, key=free.__getitem__), kind)
             weight *= REPAIR
     return weight
 
@@ -392,11 +396,6 @@ def _add(counts: list[int], lot: Lot) -> None:
 def _take(counts: list[int], lot: Lot) -> None:
     for i, n in lot.needs():
         counts[i] -= n
-
-
-def _total(hand: Hand, kind: int) -> int:
-    """How many cards of `kind` the hand was dealt among all seats."""
-    return sum(hand.holding(s)[kind] for s in range(hand.players))
 
 
 def _initial_cards(hand: Hand, seat: int) -> list[int]:

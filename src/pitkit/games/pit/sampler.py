@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from pitkit.cards import PitCard
 from pitkit.core.chance import Chance
-from pitkit.games.pit.market import BEAR, BULL, INDEX, KINDS, Lot, counts_of, payable_lots
+from pitkit.games.pit.market import GOODS, INDEX, KINDS, Lot, counts_of, exchange, payable_lots
 from pitkit.games.pit.particles import Particle, draw
 
 if TYPE_CHECKING:
@@ -154,10 +154,7 @@ def _jitter(
         if not pairs:
             continue
         x, y = rng.choice(pairs)
-        free[a][x] -= 1
-        free[a][y] += 1
-        free[b][y] -= 1
-        free[b][x] += 1
+        exchange(free[a], free[b], x, y)
 
 
 def _swappable(free: list[int], offer: tuple[int, Lot] | None, bound: list[int]) -> list[int]:
@@ -168,7 +165,7 @@ def _swappable(free: list[int], offer: tuple[int, Lot] | None, bound: list[int])
         for i, n in offer[1].needs():
             held[i] += n
     lead = _leader(held)
-    return [k for k in _GOODS if k != lead and free[k] and held[k] > bound[k]]
+    return [k for k in GOODS if k != lead and free[k] and held[k] > bound[k]]
 
 
 def _deal(
@@ -221,12 +218,9 @@ def traded_cards(hand: Hand) -> dict[int, int]:
     return traded
 
 
-_GOODS = [i for i in range(len(KINDS)) if i not in (BULL, BEAR)]
-
-
 def _leader(held: list[int]) -> int:
     """The commodity a holding has most of (its likely collection)."""
-    return max(_GOODS, key=held.__getitem__)
+    return max(GOODS, key=held.__getitem__)
 
 
 def _collect(
@@ -246,12 +240,9 @@ def _collect(
         for _ in range(swaps):
             mine = counts[s]
             lead = _leader(mine)
-            junk = [k for k in _GOODS if k != lead and spare(s, k)]
+            junk = [k for k in GOODS if k != lead and spare(s, k)]
             donors = [d for d in counts if d != s and spare(d, lead) and _leader(counts[d]) != lead]
             if not junk or not donors:
                 break
             k, d = rng.choice(junk), rng.choice(donors)
-            mine[k] -= 1
-            mine[lead] += 1
-            counts[d][lead] -= 1
-            counts[d][k] += 1
+            exchange(mine, counts[d], k, lead)
