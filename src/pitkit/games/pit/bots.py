@@ -17,7 +17,8 @@ from pitkit.core.events import Event
 from pitkit.core.match import Match
 from pitkit.core.state import State
 from pitkit.games.pit.actions import Accept, Corner, Offer, Open, PitAction, Withdraw
-from pitkit.games.pit.market import BEAR, BULL, INDEX, MAX_LOT, Lot, OpenOffer
+from pitkit.games.pit.habits import junk, payment_value, shorter, weakness
+from pitkit.games.pit.market import INDEX, Lot, OpenOffer
 from pitkit.games.pit.state import SET_SIZE, Hand, Phase
 
 __all__ = ["THINK_TIME", "RandomTrader", "SensibleTrader", "StrongTrader", "current_hand"]
@@ -120,8 +121,8 @@ class SensibleTrader(_Trader):
             self._offer = None
             lot = self.junk(hand, player, held, target)
             if lot is not None:
-                if self._smaller and lot.size > 1:
-                    lot = _fewer(lot)
+                if self._smaller:
+                    lot = shorter(lot)
                 self._smaller = False
                 return Offer.of(lot)
             return None
@@ -158,22 +159,10 @@ class SensibleTrader(_Trader):
         """How much we want to collect `commodity` (the highest is the target)."""
         return held[_i(commodity)] - 3 * (commodity in self.blocked), commodity.value
 
-    def weakness(self, hand: Hand, player: int, held: list[int], commodity: Commodity) -> float:
-        """How keen the bot is to give `commodity` away (higher: keener)."""
-        return -held[_i(commodity)] - commodity.value / 1000
-
     def junk(self, hand: Hand, player: int, held: list[int], target: Commodity) -> Lot | None:
         """What to offer: the weakest commodity not collected, up to four
-        cards, with the Bear if held; or the Bear alone."""
-        free = hand.free[player]
-        bear = free[BEAR] > 0
-        bull = free[BULL] > 0 and not self.keeps_bull(held, target)
-        goods = [c for c in hand.commodities if c is not target and free[_i(c)]]
-        if not goods:
-            return Lot(bull + bear, None, bull=bull, bear=bear) if bull or bear else None
-        worst = max(goods, key=lambda c: self.weakness(hand, player, held, c))
-        size = min(free[_i(worst)] + bull + bear, MAX_LOT)
-        return Lot(size, worst, bull=bull, bear=bear)
+        cards, with the Bear if held; or the Bear alone (`habits.junk`)."""
+        return junk(held, hand.free[player], _i(target), not self.keeps_bull(held, target))
 
     def keeps_bull(self, held: list[int], target: Commodity) -> bool:
         """Whether to keep the Bull: it completes a corner (8 and the Bull)
@@ -212,13 +201,9 @@ class SensibleTrader(_Trader):
         target: Commodity,
     ) -> float:
         """How good it is to take `offer` paying `lot`: dump the Bear, give
-        away the weakest cards, clear a whole group, receive more cards."""
-        score = 10.0 * lot.bear + offer.count
-        if lot.commodity is not None:
-            score += self.weakness(hand, player, held, lot.commodity)
-            if held[_i(lot.commodity)] == lot.commodity_cards:
-                score += 2  # the whole group goes
-        return score
+        away the weakest cards, clear a whole group (`habits.payment_value`),
+        receive more cards."""
+        return offer.count + payment_value(held, lot)
 
     def refuses(
         self, held: list[int], target: Commodity, lot: Lot, offer: OpenOffer | None = None
@@ -253,11 +238,7 @@ class SensibleTrader(_Trader):
                 return score - 50 * self.refuses(held, target, lot, offer)
             if isinstance(action, Offer):
                 lot = action.lot
-                keen = (
-                    0.0
-                    if lot.commodity is None
-                    else self.weakness(hand, player, held, lot.commodity)
-                )
+                keen = 0.0 if lot.commodity is None else weakness(held, _i(lot.commodity))
                 return 10.0 * lot.bear + keen + lot.size / 10 - 50 * self.refuses(held, target, lot)
             return -20.0  # withdrawing
 
@@ -359,13 +340,6 @@ _KIND = {commodity: INDEX[PitCard[commodity.name]] for commodity in Commodity}
 def _i(commodity: Commodity) -> int:
     """The kind index of `commodity`'s cards (bots ask often: a table, not enum lookups)."""
     return _KIND[commodity]
-
-
-def _fewer(lot: Lot) -> Lot:
-    """`lot` with one card fewer, keeping the Bear in it."""
-    if lot.commodity is None or lot.commodity_cards == 1:
-        return Lot(1, None, bear=True) if lot.bear else Lot(1, lot.commodity)
-    return Lot(lot.size - 1, lot.commodity, lot.bull, lot.bear)
 
 
 def _has(offer: OpenOffer, commodity: Commodity) -> bool:

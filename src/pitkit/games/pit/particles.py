@@ -8,9 +8,9 @@ the seat could not see many times over (the particles), and replays the
 hand's history through each deal:
 
 - an offer of n cards by another trader is made, in each particle, of n of
-  that trader's cards, drawn as a trader who gives away its weakest cards
-  would draw them (`keenness`); the particle is weighted by how likely such
-  a trader was to offer n cards at all;
+  that trader's cards, drawn as the model of a trader below would draw
+  them; the particle is weighted by how likely that trader was to offer n
+  cards at all;
 - paying for an offer between two other traders is drawn and weighted the
   same way, from the payer's cards;
 - the cards of the seat's own trades are known: a particle whose trader
@@ -20,23 +20,29 @@ Particles that fit the history keep their weight; the rest fade, and the
 filter draws a fresh population from the weights whenever too few carry
 them. A sample is then one particle's cards and offers.
 
-The weights model `SensibleTrader` softly (`LEAD`, `SPARE`): other
-traders, people above all, are not so single-minded. The filter's own
-randomness comes from what the seat saw, so every bot in a seat reads a
-hand alike, and reading on from where the last reading stopped (the
-readings are kept, see `draw`) gives what reading from the start would.
+A trader's choice of cards is modelled as a mixture: most of the time
+(`HABIT`) just what `SensibleTrader` would choose (`habits`), otherwise a
+softer keenness to part with what it holds least of (`keenness`: `LEAD`,
+`SPARE`), since other traders, people above all, are not so single-minded.
+
+The filter's own randomness comes from what the seat saw, so every bot in
+a seat reads a hand alike, and reading on from where the last reading
+stopped (the readings are kept, see `draw`) gives what reading from the
+start would.
 """
 
 from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pitkit.cards import PitCard
 from pitkit.core.events import Event
+from pitkit.games.pit.habits import collection, junk, payment_value, shorter
 from pitkit.games.pit.market import (
     BEAR,
     GOODS,
@@ -51,9 +57,18 @@ from pitkit.games.pit.market import (
 if TYPE_CHECKING:
     from pitkit.games.pit.state import Hand
 
-__all__ = ["PARTICLES", "Particle", "Reading", "draw", "keenness"]
+__all__ = [
+    "PARTICLES",
+    "Particle",
+    "Reading",
+    "draw",
+    "forget",
+    "habitual_offers",
+    "habitual_payments",
+    "keenness",
+]
 
-PARTICLES = 256
+PARTICLES = 1024
 """Deals the filter follows."""
 LEAD = 0.08
 """How much less likely a trader parts with the commodity it holds most of."""
@@ -69,9 +84,51 @@ REPAIR = 0.05
 """A particle's weight is multiplied by this for each card moved to fit the seat's own trades."""
 KEPT = 32
 """Readings kept between calls (one per seat and hand in play)."""
+HABIT = 0.5
+"""How often a trader picks its cards just as `SensibleTrader` would
+(`habits`); otherwise by `keenness` alone."""
+SMALLER = 0.2
+"""How often a sensible offer is one card short (made after one found no taker)."""
 
 
-def keenness(held: list[int], lot: Lot) -> float:
+def habitual_offers(held: Sequence[int], free: Sequence[int]) -> dict[Lot, float]:
+    """The lots a sensible trader holding `held` (`free` not on offer) would
+    offer, and how likely each: all its cards of its weakest commodity, or
+    one card fewer (`habits.junk`, `habits.shorter`)."""
+    lot = junk(held, free, collection(held))
+    if lot is None:
+        return {}
+    short = shorter(lot)
+    return {lot: 1.0} if short == lot else {lot: 1 - SMALLER, short: SMALLER}
+
+
+def habitual_payments(held: Sequence[int], free: Sequence[int], count: int) -> dict[Lot, float]:
+    """The lots of `count` cards a sensible trader would pay with, equally
+    likely: the best by `habits.payment_value`, never the Bull nor what it collects."""
+    target = collection(held)
+    lots = [
+        lot
+        for lot in payable_lots(free, count)
+        if not lot.bull and (lot.commodity is None or lot.needs()[0][0] != target)
+    ]
+    if not lots:
+        return {}
+    values = [payment_value(held, lot) for lot in lots]
+    # SensibleTrader breaks ties with a hundredth of a point at random.
+    best = [lot for lot, v in zip(lots, values, strict=True) if v > max(values) - 0.01]
+    return {lot: 1 / len(best) for lot in best}
+
+
+def _mixed(soft: list[tuple[Lot, float]], habit: dict[Lot, float]) -> list[tuple[Lot, float]]:
+    """Each lot's chance: `HABIT` of the habitual choice's, the rest of
+    `keenness`'s (the `soft` weights, normalised)."""
+    total = sum(w for _, w in soft)
+    if total == 0:
+        return [(lot, HABIT * habit.get(lot, 0.0)) for lot, _ in soft]
+    return [(lot, (1 - HABIT) * w / total + HABIT * habit.get(lot, 0.0)) for lot, w in soft]
+
+
+def keenness(held: Sequence[int], lot: Lot) -> float:
     """How likely, relatively, a trader holding `held` (counts per kind,
     offer included) parts with `lot`: its weakest commodity gladly, its
     leading one hardly, the Bear at once and the Bull hardly."""
@@ -191,7 +248,9 @@ class Reading:
                 self._update(lambda p: _withdraw(p, seat, number))
         elif event.type == "trade":
             mine = event.private.get(self.seat)
-            self._update(lambda p: _trade(p, self.seat, public, mine, rng))
+            # The cards `me` gave and got, if it took part (once, not per particle).
+            seen = None if mine is None else (_lot_of(mine["gave"]), _lot_of(mine["cards"]))
+            self._update(lambda p: _trade(p, self.seat, public, seen, rng))
 
     def _update(self, step: Callable[[Particle], float]) -> None:
         """Carry every particle through one event, weighting it by how well it fits."""
@@ -244,22 +303,26 @@ def draw(hand: Hand, seat: int, rng: random.Random) -> Particle | None:
         return reading.draw(hand, rng)
 
 
+def forget() -> None:
+    """Drop every kept reading (a benchmark times readings from the start)."""
+    with _LOCK:
+        _READINGS.clear()
+
+
 def _offer(p: Particle, seat: int, number: int, size: int, rng: random.Random) -> float:
     """`seat` offers `size` cards: draw which, and weight by how likely so many."""
     free = p.free[seat]
-    held = p.holding(seat)
-    lots = [lot for n in range(1, MAX_LOT + 1) for lot in payable_lots(free, n)]
-    weights = [keenness(held, lot) * _whole(free, lot) for lot in lots]
-    fitting = [(lot, w) for lot, w in zip(lots, weights, strict=True) if lot.size == size]
+    odds = _offer_odds(tuple(p.holding(seat)), tuple(free))
+    fitting = [(lot, w) for lot, w in odds if lot.size == size]
     if not fitting:
         return 0.0
     lot, total = _pick(fitting, rng)
     _take(free, lot)
     p.offers[seat] = (number, lot)
-    return total / sum(weights)
+    return total
 
 
-def _whole(free: list[int], lot: Lot) -> float:
+def _whole(free: Sequence[int], lot: Lot) -> float:
     """Traders offer all their cards of a kind, up to four; fewer less often."""
     if lot.commodity is None:
         return 1.0
@@ -279,34 +342,34 @@ def _trade(
     p: Particle,
     me: int,
     public: Mapping[str, Any],
-    mine: Mapping[str, Any] | None,
+    seen: tuple[Lot, Lot] | None,
     rng: random.Random,
 ) -> float:
     """Carry out a trade: the seller's offer goes to the buyer, the buyer's
-    payment to the seller, each known to `me` (`mine`) if it took part."""
+    payment to the seller, each known to `me` if it took part (`seen`: the
+    lots it gave and got)."""
     seller, buyer = public["seller"], public["buyer"]
     weight = 1.0
     if seller == me:
-        assert mine is not None
-        sold = _lot_of(mine["gave"])
+        assert seen is not None
+        sold = seen[0]
     else:
-        held = p.holding(seller)
         offer = p.offers.pop(seller, None)
         if offer is None or offer[0] != public["offer"]:
             return 0.0
         sold = offer[1]
-        if mine is not None:  # `me` bought: the seller's offer was what `me` got
-            got = _lot_of(mine["cards"])
+        if seen is not None:  # `me` bought: the seller's offer was what `me` got
+            got = seen[1]
             if got != sold:
-                weight = _swap(p, seller, sold, got, held, me)
+                weight = _swap(p, seller, sold, got, me)
                 if weight == 0:
                     return 0.0
                 sold = got
     if buyer == me:
-        assert mine is not None
-        paid = _lot_of(mine["gave"])
+        assert seen is not None
+        paid = seen[0]
     else:
-        known = _lot_of(mine["cards"]) if mine is not None else None
+        known = None if seen is None else seen[1]
         payment, fits = _payment(p, buyer, public["count"], known, me, rng)
         if payment is None:
             return 0.0
@@ -324,10 +387,9 @@ def _payment(
     """What `buyer` pays `count` cards with, and how likely (`known`, if `me`
     saw it): cards not on offer, or else its own offer of that size."""
     free = p.free[buyer]
-    held = p.holding(buyer)
     own = p.offers.get(buyer)
-    lots = [known] if known is not None else payable_lots(free, count)
-    payable = [(lot, keenness(held, lot)) for lot in lots if lot.payable(free)]
+    odds = _payment_odds(tuple(p.holding(buyer)), tuple(free), count)
+    payable = [(lot, w) for lot, w in odds if known is None or lot == known]
     if payable:
         lot, total = _pick(payable, rng)
         _take(free, lot)
@@ -338,20 +400,25 @@ def _payment(
     if known is None:
         return None, 0.0
     weight = _repair(p, buyer, known, me)
-    if weight:
-        _take(free, known)
-    return known, weight * keenness(held, known)
+    if not weight:
+        return known, 0.0
+    weight *= _chance(_payment_odds(tuple(p.holding(buyer)), tuple(free), count), known)
+    _take(free, known)
+    return known, weight
 
 
-def _swap(p: Particle, seat: int, drawn: Lot, known: Lot, held: list[int], me: int) -> float:
+def _swap(p: Particle, seat: int, drawn: Lot, known: Lot, me: int) -> float:
     """Put `drawn` back and offer `known` instead, weighted by how likely
     each was offered."""
     free = p.free[seat]
     _add(free, drawn)
+    was = _chance(_offer_odds(tuple(free), tuple(free)), drawn)
     weight = _repair(p, seat, known, me)
-    if weight:
-        _take(free, known)
-    return weight * keenness(held, known) / keenness(held, drawn)
+    if not weight:
+        return 0.0
+    weight *= _chance(_offer_odds(tuple(free), tuple(free)), known) / was
+    _take(free, known)
+    return weight
 
 
 def _repair(p: Particle, seat: int, lot: Lot, me: int) -> float:
@@ -371,6 +438,28 @@ def _repair(p: Particle, seat: int, lot: Lot, me: int) -> float:
             exchange(free, donor, min(spare, key=free.__getitem__), kind)
             weight *= REPAIR
     return weight
+
+
+# Resampling leaves many particles alike: their traders' odds are worked out once.
+@lru_cache(maxsize=1 << 16)
+def _offer_odds(held: tuple[int, ...], free: tuple[int, ...]) -> list[tuple[Lot, float]]:
+    """Every lot a trader holding `held` (`free` not on offer) can offer, and how likely."""
+    lots = [lot for n in range(1, MAX_LOT + 1) for lot in payable_lots(free, n)]
+    soft = [(lot, keenness(held, lot) * _whole(free, lot)) for lot in lots]
+    return _mixed(soft, habitual_offers(held, free))
+
+
+@lru_cache(maxsize=1 << 16)
+def _payment_odds(
+    held: tuple[int, ...], free: tuple[int, ...], count: int
+) -> list[tuple[Lot, float]]:
+    """Every lot of `count` cards a trader can pay with, and how likely."""
+    soft = [(lot, keenness(held, lot)) for lot in payable_lots(free, count)]
+    return _mixed(soft, habitual_payments(held, free, count))
+
+
+def _chance(odds: list[tuple[Lot, float]], lot: Lot) -> float:
+    return next((w for each, w in odds if each == lot), 0.0)
 
 
 def _pick(weighted: list[tuple[Lot, float]], rng: random.Random) -> tuple[Lot, float]:

@@ -54,7 +54,7 @@ from pitkit.games.pit.particles import Particle, draw
 if TYPE_CHECKING:
     from pitkit.games.pit.state import Hand
 
-__all__ = ["known_holdings", "sample_hidden", "traded_cards"]
+__all__ = ["known_holdings", "sample_bounded", "sample_hidden", "traded_cards"]
 
 H = TypeVar("H", bound="Hand")
 
@@ -94,6 +94,12 @@ def sample_hidden(hand: H, seat: int | None, rng: random.Random) -> H:
         particle = draw(hand, seat, rng)
         if particle is not None:
             return _dealt(hand, seat, particle, rng)
+    return sample_bounded(hand, seat, rng)
+
+
+def sample_bounded(hand: H, seat: int | None, rng: random.Random) -> H:
+    """The fallback: a copy of `hand` dealt anew within `known_holdings`,
+    gathered toward each trader's leading commodity (see the module)."""
     zones = hand.zones()
     others = [s for s in range(hand.players) if s != seat]
     sizes = {s: (len(zones[f"hand {s}"]), len(zones[f"offer {s}"])) for s in others}
