@@ -20,7 +20,7 @@ Particles that fit the history keep their weight; the rest fade, and the
 filter draws a fresh population from the weights whenever too few carry
 them. A sample is then one particle's cards and offers.
 
-A trader's choice of cards is modelled as a mixture: most of the time
+A trader's choice of cards is modelled as a mixture: part of the time
 (`HABIT`) just what `SensibleTrader` would choose (`habits`), otherwise a
 softer keenness to part with what it holds least of (`keenness`: `LEAD`,
 `SPARE`), since other traders, people above all, are not so single-minded.
@@ -86,7 +86,8 @@ KEPT = 32
 """Readings kept between calls (one per seat and hand in play)."""
 HABIT = 0.5
 """How often a trader picks its cards just as `SensibleTrader` would
-(`habits`); otherwise by `keenness` alone."""
+(`habits`); otherwise by `keenness` alone. At 0.9 the readings were surer
+than the trading warrants (docs/performance.md, "Search bots")."""
 SMALLER = 0.2
 """How often a sensible offer is one card short (made after one found no taker)."""
 
