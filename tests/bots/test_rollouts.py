@@ -9,7 +9,7 @@ import pytest
 
 from pitkit import games
 from pitkit.bots import RolloutBot, SearchBot, make
-from pitkit.bots.rollouts import DEFAULT_ITERATIONS, WIDTH, Ranker
+from pitkit.bots.rollouts import DEFAULT_ITERATIONS, WIDTH, Ranker, peek, play_out
 from pitkit.bots.search import Budget
 from pitkit.core import Action, Match, State, UnknownName
 from pitkit.games.pits import Pass
@@ -45,6 +45,32 @@ def test_the_state_is_left_alone_and_iterations_counted() -> None:
     bot.choose(match, min(match.to_act))
     assert ([e.to_json() for e in match.log], match.zones()) == before
     assert bot.last_iterations == 6
+
+
+def test_worlds_are_drawn_by_the_sampler_given() -> None:
+    # By default the game's own sampler; `peek` deals the true position.
+    match = advanced("ace-pit", 3, moves=4)
+    seat = min(match.to_act)
+    drawn: list[State[Any]] = []
+
+    def watched(state: State[Any], player: int, rng: random.Random) -> State[Any]:
+        assert player == seat
+        drawn.append(peek(state, player, rng))
+        return drawn[-1]
+
+    bot = RolloutBot(1, Budget(iterations=5), sample=watched)
+    bot.choose(match, seat)
+    assert len(drawn) == bot.last_iterations == 5
+    assert all(world.zones() == match.hand.zones() for world in drawn)
+    assert RolloutBot(1).sample is not peek
+
+
+def test_a_play_out_is_the_same_for_the_same_seed() -> None:
+    match = advanced("pitch", 2, moves=6)
+    seat = min(match.to_act)
+    move = match.legal_actions(seat)[0]
+    once, again = (play_out(match.hand, seat, move, "heuristic", 7) for _ in range(2))
+    assert once == again
 
 
 def test_many_moves_are_cut_to_the_heuristics_favourites() -> None:

@@ -18,6 +18,7 @@ __all__ = [
     "finish",
     "game_of",
     "heuristic",
+    "heuristic_name",
     "rebased",
     "step",
     "utilities",
@@ -83,8 +84,13 @@ def heuristic(game: Game, seed: int | None) -> tuple[str | None, Bot | None]:
     search keeps to its proposal."""
     from pitkit.bots import make
 
-    name = next(iter(game.bots), None)
+    name = heuristic_name(game)
     return name, (make(game, name, seed) if name else None)
+
+
+def heuristic_name(game: Game) -> str | None:
+    """The registry name of `game`'s heuristic: its first bot (None if it has none)."""
+    return next(iter(game.bots), None)
 
 
 def finish(state: State[Any], bots: Sequence[Any], rng: random.Random) -> None:

@@ -35,16 +35,25 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from pitkit.bots.playout import current_hand, finish, game_of, heuristic, rebased, step, utilities
+from pitkit.bots.playout import (
+    current_hand,
+    finish,
+    game_of,
+    heuristic,
+    rebased,
+    step,
+    utilities,
+)
 from pitkit.bots.search import Budget, SearchSpec
 from pitkit.core.actions import Action
 from pitkit.core.game import Bot, Game
 from pitkit.core.state import State
 from pitkit.realtime.runner import DEFAULT_THINK, RealtimeBot, Stalled, VirtualRun
 
-__all__ = ["DEFAULT_ITERATIONS", "WIDTH", "Ranker", "RolloutBot"]
+__all__ = ["DEFAULT_ITERATIONS", "WIDTH", "Ranker", "RolloutBot", "Sampler", "peek", "play_out"]
 
 #: Deals a move of the plain ``rollouts`` bot.
 DEFAULT_ITERATIONS = 30
@@ -54,6 +63,17 @@ WIDTH = 6
 CONFIDENCE = 2.0
 #: Virtual seconds of nobody trading after which a real-time playout goes on in turns.
 QUIET = 60.0
+
+
+#: How a search draws a world: `(position, seat, rng)` to a position with the
+#: cards that seat cannot see dealt somehow.
+Sampler = Callable[[State[Any], int, random.Random], State[Any]]
+
+
+def peek(state: State[Any], seat: int, rng: random.Random) -> State[Any]:
+    """A `Sampler` that cheats: the true position, every hand seen. For
+    experiments that measure what the hidden cards are worth to a search."""
+    return state.clone()
 
 
 @runtime_checkable
@@ -105,6 +125,7 @@ class RolloutBot:
         budget: Budget | None = None,
         width: int = WIDTH,
         confidence: float = CONFIDENCE,
+        sample: Sampler | None = None,
     ) -> None:
         # The guide gets `seed` itself (see `playout.heuristic`); the
         # searching draws from a stream of its own.
@@ -113,6 +134,8 @@ class RolloutBot:
         self.budget = budget or Budget(iterations=DEFAULT_ITERATIONS)
         self.width = width
         self.confidence = confidence
+        #: How worlds are drawn: by default the game's sampler (`State.sample_unseen`).
+        self.sample: Sampler = sample or _sample_unseen
         self._guides: dict[str, tuple[str | None, Bot | None]] = {}
         #: Deals played by the last `choose` (for tests and benchmarks).
         self.last_iterations = 0
@@ -159,17 +182,16 @@ class RolloutBot:
         if len(actions) == 1:
             return actions[0]
         proposal = favourites[0]
-        game = game_of(hand)
-        name, _ = self._guide(game)
+        name, _ = self._guide(game_of(hand))
         candidates = self._candidates(actions, favourites)
         root = rebased(hand)
         stats = {c: _Candidate() for c in candidates if c != proposal}
         for _ in self.budget.iterate():
-            world = root.sample_unseen(player, self.rng)
+            world = self.sample(root, player, self.rng)
             seed = self.rng.getrandbits(64)
-            base = self._play_out(world, player, proposal, game, name, seed)
+            base = play_out(world, player, proposal, name, seed)
             for move, record in stats.items():
-                record.add(self._play_out(world, player, move, game, name, seed) - base)
+                record.add(play_out(world, player, move, name, seed) - base)
             self.last_iterations += 1
         best = max(stats, key=lambda c: stats[c].mean())
         if stats[best].mean() > self.confidence * stats[best].error():
@@ -192,28 +214,31 @@ class RolloutBot:
         others = [a for a in actions if a != favourites[0]]
         return [favourites[0], *self.rng.sample(others, self.width - 1)]
 
-    @staticmethod
-    def _play_out(
-        world: State[Any], player: int, move: Action, game: Game, name: str | None, seed: int
-    ) -> float:
-        """`player`'s utility when it plays `move` in `world` and every seat then
-        follows the heuristic (or plays at random), luck drawn from `seed`."""
-        from pitkit.bots import RandomBot, make
 
-        state = world.clone()
-        # A bot a seat (see `finish`): Pit's traders remember their offer
-        # and what they collect.
-        policies: list[Any] = [
-            make(game, name, seed + s) if name else RandomBot(seed + s)
-            for s in range(state.players)
-        ]
-        if isinstance(policies[0], RealtimeBot):
-            _trade_out(state, policies, player, move, seed)
-        else:
-            step(state, player, move)
-            finish(state, policies, random.Random(seed))
-        assert state.outcome is not None
-        return utilities(state.outcome)[player]
+def _sample_unseen(state: State[Any], seat: int, rng: random.Random) -> State[Any]:
+    return state.sample_unseen(seat, rng)
+
+
+def play_out(world: State[Any], player: int, move: Action, policy: str | None, seed: int) -> float:
+    """`player`'s utility when it plays `move` in `world` and every seat then
+    plays as the bot named `policy` (None: at random), luck drawn from `seed`."""
+    from pitkit.bots import RandomBot, make
+
+    game = game_of(world)
+    state = world.clone()
+    # A bot a seat (see `finish`): Pit's traders remember their offer
+    # and what they collect.
+    policies: list[Any] = [
+        make(game, policy, seed + s) if policy else RandomBot(seed + s)
+        for s in range(state.players)
+    ]
+    if isinstance(policies[0], RealtimeBot):
+        _trade_out(state, policies, player, move, seed)
+    else:
+        step(state, player, move)
+        finish(state, policies, random.Random(seed))
+    assert state.outcome is not None
+    return utilities(state.outcome)[player]
 
 
 def _first(proposal: Action, guide: Bot, hand: State[Any], player: int) -> list[Action]:
