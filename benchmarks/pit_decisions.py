@@ -33,8 +33,8 @@ import time
 from typing import Any
 
 from pit_sampler import position
-from pitkit.bots.playout import game_of, heuristic, heuristic_name
-from pitkit.bots.rollouts import RolloutBot, Sampler, peek, play_out
+from pitkit.bots.playout import Sampler, game_of, heuristic, heuristic_name, peek
+from pitkit.bots.rollouts import RolloutBot, play_out
 from pitkit.bots.search import Budget
 from pitkit.core.state import State
 from pitkit.games.pit import Hand, particles, sampler

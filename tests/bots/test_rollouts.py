@@ -9,7 +9,8 @@ import pytest
 
 from pitkit import games
 from pitkit.bots import RolloutBot, SearchBot, make
-from pitkit.bots.rollouts import DEFAULT_ITERATIONS, WIDTH, Ranker, peek, play_out
+from pitkit.bots.playout import peek
+from pitkit.bots.rollouts import DEFAULT_ITERATIONS, WIDTH, Ranker, play_out
 from pitkit.bots.search import Budget
 from pitkit.core import Action, Match, State, UnknownName
 from pitkit.games.pits import Pass
@@ -47,22 +48,25 @@ def test_the_state_is_left_alone_and_iterations_counted() -> None:
     assert bot.last_iterations == 6
 
 
-def test_worlds_are_drawn_by_the_sampler_given() -> None:
+@pytest.mark.parametrize("search", [RolloutBot, SearchBot])
+def test_worlds_are_drawn_by_the_sampler_given(search: Any) -> None:
     # By default the game's own sampler; `peek` deals the true position.
     match = advanced("ace-pit", 3, moves=4)
     seat = min(match.to_act)
-    drawn: list[State[Any]] = []
+    drawn: list[dict[str, list[Any]]] = []  # each world's cards when drawn (search plays on in it)
 
     def watched(state: State[Any], player: int, rng: random.Random) -> State[Any]:
         assert player == seat
-        drawn.append(peek(state, player, rng))
-        return drawn[-1]
+        world = peek(state, player, rng)
+        drawn.append({zone: list(cards) for zone, cards in world.zones().items()})
+        return world
 
-    bot = RolloutBot(1, Budget(iterations=5), sample=watched)
+    bot = search(1, Budget(iterations=5), sample=watched)
     bot.choose(match, seat)
     assert len(drawn) == bot.last_iterations == 5
-    assert all(world.zones() == match.hand.zones() for world in drawn)
-    assert RolloutBot(1).sample is not peek
+    truth = {zone: list(cards) for zone, cards in match.hand.zones().items()}
+    assert all(world == truth for world in drawn)
+    assert search(1).sample is not peek
 
 
 def test_a_play_out_is_the_same_for_the_same_seed() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pitkit.core.actions import Action
@@ -13,13 +13,16 @@ from pitkit.core.state import Outcome, State
 
 __all__ = [
     "RANK_WEIGHT",
+    "Sampler",
     "actor",
     "current_hand",
     "finish",
     "game_of",
     "heuristic",
     "heuristic_name",
+    "peek",
     "rebased",
+    "sample_unseen",
     "step",
     "utilities",
 ]
@@ -67,6 +70,23 @@ def rebased(hand: State[Any]) -> State[Any]:
     root.log_start = 0
     root._set_chance(root.chance)
     return root
+
+
+#: How a search draws a world: `(position, seat, rng)` to a copy of the
+#: position with the cards that seat cannot see dealt somehow.
+Sampler = Callable[[State[Any], int, random.Random], State[Any]]
+
+
+def sample_unseen(state: State[Any], seat: int, rng: random.Random) -> State[Any]:
+    """The default `Sampler`: the game's own (`State.sample_unseen`), which
+    keeps to everything `seat` knows."""
+    return state.sample_unseen(seat, rng)
+
+
+def peek(state: State[Any], seat: int, rng: random.Random) -> State[Any]:
+    """A `Sampler` that cheats: the true position, every hand seen. For
+    experiments that measure what the hidden cards are worth to a search."""
+    return state.clone()
 
 
 def game_of(state: State[Any]) -> Game:

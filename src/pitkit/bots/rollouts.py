@@ -35,15 +35,16 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from pitkit.bots.playout import (
+    Sampler,
     current_hand,
     finish,
     game_of,
     heuristic,
     rebased,
+    sample_unseen,
     step,
     utilities,
 )
@@ -53,7 +54,7 @@ from pitkit.core.game import Bot, Game
 from pitkit.core.state import State
 from pitkit.realtime.runner import DEFAULT_THINK, RealtimeBot, Stalled, VirtualRun
 
-__all__ = ["DEFAULT_ITERATIONS", "WIDTH", "Ranker", "RolloutBot", "Sampler", "peek", "play_out"]
+__all__ = ["DEFAULT_ITERATIONS", "WIDTH", "Ranker", "RolloutBot", "play_out"]
 
 #: Deals a move of the plain ``rollouts`` bot.
 DEFAULT_ITERATIONS = 30
@@ -63,17 +64,6 @@ WIDTH = 6
 CONFIDENCE = 2.0
 #: Virtual seconds of nobody trading after which a real-time playout goes on in turns.
 QUIET = 60.0
-
-
-#: How a search draws a world: `(position, seat, rng)` to a position with the
-#: cards that seat cannot see dealt somehow.
-Sampler = Callable[[State[Any], int, random.Random], State[Any]]
-
-
-def peek(state: State[Any], seat: int, rng: random.Random) -> State[Any]:
-    """A `Sampler` that cheats: the true position, every hand seen. For
-    experiments that measure what the hidden cards are worth to a search."""
-    return state.clone()
 
 
 @runtime_checkable
@@ -135,7 +125,7 @@ class RolloutBot:
         self.width = width
         self.confidence = confidence
         #: How worlds are drawn: by default the game's sampler (`State.sample_unseen`).
-        self.sample: Sampler = sample or _sample_unseen
+        self.sample: Sampler = sample or sample_unseen
         self._guides: dict[str, tuple[str | None, Bot | None]] = {}
         #: Deals played by the last `choose` (for tests and benchmarks).
         self.last_iterations = 0
@@ -213,10 +203,6 @@ class RolloutBot:
             return favourites[: self.width]
         others = [a for a in actions if a != favourites[0]]
         return [favourites[0], *self.rng.sample(others, self.width - 1)]
-
-
-def _sample_unseen(state: State[Any], seat: int, rng: random.Random) -> State[Any]:
-    return state.sample_unseen(seat, rng)
 
 
 def play_out(world: State[Any], player: int, move: Action, policy: str | None, seed: int) -> float:

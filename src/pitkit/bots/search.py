@@ -48,12 +48,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from pitkit.bots.playout import (
+    Sampler,
     actor,
     current_hand,
     finish,
     game_of,
     heuristic,
     rebased,
+    sample_unseen,
     step,
     utilities,
 )
@@ -199,6 +201,7 @@ class SearchBot:
         exploration: float = EXPLORATION,
         guided: bool = True,
         confidence: float = CONFIDENCE,
+        sample: Sampler | None = None,
     ) -> None:
         # The guide gets `seed` itself (see `playout.heuristic`); the search
         # draws from a stream of its own.
@@ -209,6 +212,8 @@ class SearchBot:
         self.exploration = exploration
         self.guided = guided
         self.confidence = confidence
+        #: How worlds are drawn: by default the game's sampler (`State.sample_unseen`).
+        self.sample: Sampler = sample or sample_unseen
         self._guides: dict[str, Bot | None] = {}
         #: Iterations run by the last `choose` (for tests and benchmarks).
         self.last_iterations = 0
@@ -235,7 +240,7 @@ class SearchBot:
         self._spread = 1e-9
         self.last_iterations = 0
         for _ in self.budget.iterate():
-            world = root.sample_unseen(player, self.rng)
+            world = self.sample(root, player, self.rng)
             self._iterate(world, tree, game, policy, player)
             self.last_iterations += 1
         edges = {a: e for a in actions if (e := tree.children.get((player, a))) is not None}
