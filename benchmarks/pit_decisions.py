@@ -11,7 +11,7 @@ cannot see:
 - **peek**: the true hands (the ceiling: what knowing them is worth);
 - **particle filter**: the sampler, `Hand.sample_unseen`;
 - **bounds and gathering**: its fallback, `sampler.sample_bounded`;
-- **random deal**: the unseen cards dealt afresh.
+- **a random deal**: the unseen cards dealt afresh.
 
 Each move is then judged in the true position: its mean utility over
 `--judge` playouts with the heuristic in every seat (points above the
@@ -32,26 +32,14 @@ import random
 import time
 from typing import Any
 
-from pit_sampler import position
+import pit_sampler
 from pitkit.bots.playout import Sampler, game_of, heuristic, heuristic_name, peek
 from pitkit.bots.rollouts import RolloutBot, play_out
 from pitkit.bots.search import Budget
-from pitkit.core.state import State
-from pitkit.games.pit import Hand, particles, sampler
+from pitkit.games.pit import Hand, particles
 from pitkit.realtime import RealtimeBot
 
-
-def _bounded(state: State[Any], seat: int, rng: random.Random) -> State[Any]:
-    assert isinstance(state, Hand)
-    return sampler.sample_bounded(state, seat, rng)
-
-
-SAMPLERS: dict[str, Sampler] = {
-    "peek": peek,
-    "particle filter (the sampler)": lambda h, seat, rng: h.sample_unseen(seat, rng),
-    "bounds and gathering (fallback)": _bounded,
-    "random deal": lambda h, seat, rng: h.redeal_unseen(seat, rng),
-}
+SAMPLERS: dict[str, Sampler] = {"peek": peek, **pit_sampler.SAMPLERS}
 
 
 class Judge:
@@ -59,14 +47,14 @@ class Judge:
 
     def __init__(self, hand: Hand, seat: int, proposal: Any, playouts: int, seed: int) -> None:
         self.hand, self.seat = hand, seat
+        self.policy = heuristic_name(game_of(hand))
         rng = random.Random(f"{seed}/judge")
         self.seeds = [rng.getrandbits(64) for _ in range(playouts)]
         self.base = self._worth(proposal)
         self._known: dict[Any, float] = {proposal: 0.0}
 
     def _worth(self, move: Any) -> float:
-        policy = heuristic_name(game_of(self.hand))
-        worth = sum(play_out(self.hand, self.seat, move, policy, s) for s in self.seeds)
+        worth = sum(play_out(self.hand, self.seat, move, self.policy, s) for s in self.seeds)
         return worth / len(self.seeds)
 
     def gain(self, move: Any) -> float:
@@ -98,7 +86,7 @@ def main() -> None:
     gains: dict[str, list[float]] = {name: [] for name in SAMPLERS}
     decisions = 0
     for seed in range(args.positions):
-        hand = position(seed, args.trades)
+        hand = pit_sampler.position(seed, args.trades)
         if hand is None:
             continue
         particles.forget()

@@ -24,16 +24,29 @@ import contextlib
 import math
 import random
 import time
-from collections.abc import Callable
 from typing import Any
 
+from pitkit.bots.playout import Sampler
 from pitkit.cards import Commodity
+from pitkit.core.state import State
 from pitkit.games import get
 from pitkit.games.pit import Hand, SensibleTrader, particles, sampler
 from pitkit.games.pit.habits import collection
 from pitkit.realtime.runner import VirtualRun
 
-Sampler = Callable[[Hand, random.Random], Hand]
+
+def _bounded(state: State[Any], seat: int, rng: random.Random) -> State[Any]:
+    assert isinstance(state, Hand)
+    return sampler.sample_bounded(state, seat, rng)
+
+
+#: The ways of drawing the cards a seat cannot see, compared here and in
+#: `pit_decisions.py`.
+SAMPLERS: dict[str, Sampler] = {
+    "particle filter (the sampler)": lambda h, seat, rng: h.sample_unseen(seat, rng),
+    "bounds and gathering (fallback)": _bounded,
+    "a random deal": lambda h, seat, rng: h.redeal_unseen(seat, rng),
+}
 
 
 class _Enough(Exception):
@@ -82,7 +95,11 @@ def measure(
     for seed, hand in enumerate(hands):
         particles.forget()
         rng = random.Random(seed)
-        drawn = [sample(hand, rng) for _ in range(samples)]
+        drawn: list[Hand] = []
+        for _ in range(samples):
+            world = sample(hand, 0, rng)
+            assert isinstance(world, Hand)
+            drawn.append(world)
         for s in range(1, hand.players):
             truth = collection(hand.holding(s))
             leaders.append(sum(collection(d.holding(s)) == truth for d in drawn) / samples)
@@ -107,18 +124,13 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=40, help="samples a position")
     args = parser.parse_args()
     hands = [h for seed in range(args.positions) if (h := position(seed, args.trades))]
-    samplers: dict[str, Sampler] = {
-        "particle filter (the sampler)": lambda h, rng: h.sample_unseen(0, rng),
-        "bounds and gathering (fallback)": lambda h, rng: sampler.sample_bounded(h, 0, rng),
-        "a random deal": lambda h, rng: h.redeal_unseen(0, rng),
-    }
     print(
         f"{len(hands)} positions after {args.trades} trades, {args.samples} samples each;"
         f" {particles.PARTICLES} particles"
     )
     heads = "leader: right log loss  never", "offer: right log loss  never"
     print(f"{'sampler':34} {heads[0]:32} {heads[1]:32} ms/hand")
-    for name, sample in samplers.items():
+    for name, sample in SAMPLERS.items():
         leaders, offers, seconds = measure(hands, sample, args.samples)
         print(f"{name:34} {summary(leaders):32} {summary(offers):32} {seconds * 1000:7.0f}")
     print(f"({len(leaders)} traders, {len(offers)} open offers)")

@@ -3,10 +3,11 @@
 A seat's sample is drawn from its particle filter (`particles`), which
 replays the hand through many deals and keeps those that fit the trading.
 As a hand goes on, resampling thins the particles to a few distinct deals
-(after 8 trades of real-time play, 5 to 187 of 1,024), and a search that saw only those would
-be surer of the others' cards than the trading warrants; so each sample
-also swaps two pairs of cards between traders (`JITTER`), never a
-trader's leading commodity nor below a bound of the list below.
+(after 8 trades of real-time play, 5 to 187 of 1,024), and a search that
+saw only those would be surer of the others' cards than the trading
+warrants; so each sample also swaps two pairs of cards between traders
+(`JITTER`), never a trader's leading commodity nor below a bound of the
+list below.
 What follows is the sampler the filter falls back on: for a spectator, and
 for a history no particle survived (none did in 520 positions of
 `sensible` play).
