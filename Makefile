@@ -32,14 +32,14 @@ test: lint /usr/bin/chromium
 	$(BIN)/pytest
 	$(MAKE) test-compiled
 
-# The build with Pit's engine compiled by mypyc (hatch_build.py,
-# docs/performance.md), in a venv of its own: every test but the browser's
-# passes there too.
+# The build `pip install .` makes, with Pit's engine compiled by mypyc
+# (hatch_build.py, docs/performance.md), in a venv of its own: every test
+# but the browser's passes there too.
 COMPILED := .venv-compiled
 test-compiled: $(VENV)/.dev
 	test -x $(COMPILED)/bin/python || $(PYTHON) -m venv $(COMPILED)
-	$(COMPILED)/bin/pip install -q '.[dev]'
-	HATCH_BUILD_HOOK_ENABLE_CUSTOM=1 $(COMPILED)/bin/pip install -q --force-reinstall --no-deps .
+	HATCH_BUILD_NO_HOOKS=true $(COMPILED)/bin/pip install -q '.[dev]'  # the dependencies
+	$(COMPILED)/bin/pip install -q --force-reinstall --no-deps .
 	cd / && $(CURDIR)/$(COMPILED)/bin/python -c \
 		"import pitkit.games.pit.state as s; assert s.__file__.endswith('.so'), s.__file__"
 	$(COMPILED)/bin/pytest --ignore=tests/browser

@@ -19,10 +19,11 @@ round counts: noise from other processes only ever slows a round down. Before
 each round the garbage collector is run and the heap so far frozen
 (`gc.freeze`), so that no engine pays for scanning the others' objects.
 
-``--build compiled`` measures pitkit as built with Pit's engine compiled by
-mypyc (hatch_build.py), in a virtual environment of its own
-(/tmp/pitkit-bench-compiled) into which this checkout is built and installed
-again on every run; the default, ``--build python``, is the source as it is.
+By default (``--build wheel``) pitkit is measured as ``pip install`` builds
+it, with Pit's engine compiled by mypyc (hatch_build.py), built from this
+checkout and installed again on every run; ``--build source`` measures the
+Python source as written, as an editable install runs it, in a virtual
+environment of its own (/tmp/pitkit-bench-source).
 
 Run: ``python benchmarks/anchors.py [--seconds 1] [--rounds 5] [--markdown]``;
 ``--engines pit,rlcard`` measures only those (pitkit games by name, and the
@@ -141,9 +142,9 @@ def anchors_importable() -> bool:
     return True
 
 
-def rerun_in_bench_venv(venv: Path, argv: list[str], compiled: bool) -> None:
-    """Make `venv` with ``pitkit[bench]`` installed (once; pitkit compiled
-    again each time if `compiled`), then run this script there."""
+def rerun_in_bench_venv(venv: Path, argv: list[str], wheel: bool) -> None:
+    """Make `venv` with ``pitkit[bench]`` installed (once; as a wheel built
+    again each time if `wheel`, else editable), then run this script there."""
     python = venv / "bin" / "python"
     pip = [str(python), "-m", "pip", "install", "-q"]
     if not python.exists():
@@ -152,11 +153,12 @@ def rerun_in_bench_venv(venv: Path, argv: list[str], compiled: bool) -> None:
     check = [str(python), "-c", "import pyspiel, rlcard, pitkit"]
     if subprocess.run(check, capture_output=True).returncode != 0:
         print(f"Installing pitkit[bench] into {venv}...")
-        subprocess.run([*pip, *([] if compiled else ["-e"]), f"{ROOT}[bench]"], check=True)
-    if compiled:
-        print(f"Building pitkit with Pit's engine compiled into {venv}...")
-        build = {**os.environ, "HATCH_BUILD_HOOK_ENABLE_CUSTOM": "1"}
-        subprocess.run([*pip, "--force-reinstall", "--no-deps", str(ROOT)], check=True, env=build)
+        # For the wheel, the dependencies only: it is built just below.
+        env = {**os.environ, "HATCH_BUILD_NO_HOOKS": "true"} if wheel else None
+        subprocess.run([*pip, *([] if wheel else ["-e"]), f"{ROOT}[bench]"], check=True, env=env)
+    if wheel:
+        print(f"Building pitkit's wheel (Pit's engine compiled) into {venv}...")
+        subprocess.run([*pip, "--force-reinstall", "--no-deps", str(ROOT)], check=True)
     os.execv(str(python), [str(python), __file__, *argv, "--no-install"])
 
 
@@ -243,9 +245,9 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true", help="print a markdown table")
     parser.add_argument(
         "--build",
-        choices=("python", "compiled"),
-        default="python",
-        help="pitkit as its source is, or with Pit's engine compiled by mypyc",
+        choices=("wheel", "source"),
+        default="wheel",
+        help="pitkit as pip installs it (Pit's engine compiled by mypyc), or its source",
     )
     parser.add_argument("--venv", type=Path, default=None, help="where the anchors are installed")
     parser.add_argument("--no-install", action="store_true", help=argparse.SUPPRESS)
@@ -253,8 +255,8 @@ def main() -> None:
     if not anchors_importable():
         if args.no_install:
             raise SystemExit("rlcard and open-spiel do not import even in the bench venv")
-        default = "/tmp/pitkit-bench" + ("-compiled" if args.build == "compiled" else "")
-        rerun_in_bench_venv(args.venv or Path(default), sys.argv[1:], args.build == "compiled")
+        default = "/tmp/pitkit-bench" + ("-source" if args.build == "source" else "")
+        rerun_in_bench_venv(args.venv or Path(default), sys.argv[1:], args.build == "wheel")
     names = args.games if args.games is not None else [g.name for g in games.all_games()]
     anchors = list(ANCHORS)
     if args.engines is not None:
@@ -271,8 +273,11 @@ def main() -> None:
         "cpus": os.cpu_count(),
     }
     compiled = compiled_modules()
-    if (args.build == "compiled") != bool(compiled):
-        raise SystemExit(f"asked for the {args.build} build, but compiled modules are {compiled}")
+    if (args.build == "wheel") != bool(compiled):
+        raise SystemExit(
+            f"asked for the {args.build} build, but the compiled modules are {compiled or 'none'}"
+            " (run it with --venv for a virtual environment of its own)"
+        )
     print(
         f"Random play, best of {args.rounds} rounds of {args.seconds:g} CPU s each; "
         f"Python {info['python']} on {info['machine']} ({info['cpus']} CPUs); pitkit "

@@ -30,6 +30,7 @@ import argparse
 import math
 import random
 import time
+from collections import defaultdict
 from typing import Any
 
 import pit_sampler
@@ -84,6 +85,7 @@ def main() -> None:
     departs: dict[str, int] = dict.fromkeys(SAMPLERS, 0)
     agrees: dict[str, int] = dict.fromkeys(SAMPLERS, 0)
     gains: dict[str, list[float]] = {name: [] for name in SAMPLERS}
+    by_kind: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     decisions = 0
     for seed in range(args.positions):
         hand = pit_sampler.position(seed, args.trades)
@@ -107,6 +109,7 @@ def main() -> None:
                 departs[name] += move != proposal
                 agrees[name] += move == moves["peek"]
                 gains[name].append(judge.gain(move))
+                by_kind[name, proposal.kind, move.kind].append(gains[name][-1])
     print(
         f"{decisions} decisions in {args.positions} hands after {args.trades} trades;"
         f" {args.iterations} deals a move, each move judged over {args.judge} playouts"
@@ -117,6 +120,16 @@ def main() -> None:
         print(
             f"{name:34} {departs[name] / decisions:8.1%} {agrees[name] / decisions:8.1%}"
             f"  {interval(gains[name])}"
+        )
+    print(f"\n{'sampler':34} {'heuristic -> bot':20} {'moves':>6} {'mean gain':>10} {'of all':>8}")
+    order = list(SAMPLERS)
+    for (name, proposed, made), values in sorted(
+        by_kind.items(), key=lambda item: (order.index(item[0][0]), item[0][1:])
+    ):
+        total = sum(gains[name]) or 1.0
+        print(
+            f"{name:34} {proposed + ' -> ' + made:20} {len(values):6}"
+            f" {sum(values) / len(values):+10.2f} {sum(values) / total:8.0%}"
         )
 
 
