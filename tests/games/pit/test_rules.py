@@ -355,8 +355,8 @@ def test_t4_only_the_two_sides_learn_the_cards() -> None:
     hand.apply(0, "offer 3 wheat")
     hand.apply(1, "accept 0 barley")
     trade = hand.log[-1]
-    assert trade.private[0]["cards"] == ["barley"] * 3
-    assert trade.private[1]["cards"] == ["wheat"] * 3
+    assert trade.private[0]["cards"] == ("barley",) * 3
+    assert trade.private[1]["cards"] == ("wheat",) * 3
     assert set(trade.private) == {0, 1}
 
 

@@ -805,7 +805,8 @@ class Hand(State[PitAction]):
 
 def _side(received: CardFacts, gave: CardFacts) -> dict[str, Any]:
     """One side's private view of a trade: what it received (and gave, which it knew)."""
-    return {"received": received.text, "cards": list(received.names), "gave": list(gave.names)}
+    # Tuples, not lists: a log of atomic values is left alone by the garbage collector.
+    return {"received": received.text, "cards": received.names, "gave": gave.names}
 
 
 def apply_checked(
