@@ -148,16 +148,16 @@ def rerun_in_bench_venv(venv: Path, argv: list[str], wheel: bool) -> None:
     python = venv / "bin" / "python"
     pip = [str(python), "-m", "pip", "install", "-q"]
     if not python.exists():
-        print(f"Making {venv} for the anchors (the bench extra: rlcard, open-spiel)...")
+        print(f"Making {venv} for the anchors (rlcard, open-spiel)...", file=sys.stderr)
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     check = [str(python), "-c", "import pyspiel, rlcard, pitkit"]
     if subprocess.run(check, capture_output=True).returncode != 0:
-        print(f"Installing pitkit[bench] into {venv}...")
+        print(f"Installing pitkit[bench] into {venv}...", file=sys.stderr)
         # For the wheel, the dependencies only: it is built just below.
         env = {**os.environ, "HATCH_BUILD_NO_HOOKS": "true"} if wheel else None
         subprocess.run([*pip, *([] if wheel else ["-e"]), f"{ROOT}[bench]"], check=True, env=env)
     if wheel:
-        print(f"Building pitkit's wheel (Pit's engine compiled) into {venv}...")
+        print(f"Building pitkit's wheel (Pit's engine compiled) into {venv}...", file=sys.stderr)
         subprocess.run([*pip, "--force-reinstall", "--no-deps", str(ROOT)], check=True)
     os.execv(str(python), [str(python), __file__, *argv, "--no-install"])
 
