@@ -32,7 +32,7 @@ test: lint /usr/bin/chromium
 	$(BIN)/pytest
 	$(MAKE) test-compiled
 
-# The build `pip install .` makes, with Pit's engine compiled by mypyc
+# The build `pip install .` makes, with the games' engines compiled by mypyc
 # (hatch_build.py, docs/performance.md), in a venv of its own: every test
 # but the browser's passes there too.
 COMPILED := .venv-compiled
@@ -41,7 +41,8 @@ test-compiled: $(VENV)/.dev
 	HATCH_BUILD_NO_HOOKS=true $(COMPILED)/bin/pip install -q '.[dev]'  # the dependencies
 	$(COMPILED)/bin/pip install -q --force-reinstall --no-deps .
 	cd / && $(CURDIR)/$(COMPILED)/bin/python -c \
-		"import pitkit.games.pit.state as s; assert s.__file__.endswith('.so'), s.__file__"
+		"from importlib import import_module as i; g = 'acepit pit pitch pits pittypat'.split(); \
+		p = [i(f'pitkit.games.{n}.state').__file__ for n in g]; assert all(f.endswith('.so') for f in p), p"
 	$(COMPILED)/bin/pytest --ignore=tests/browser
 
 clean:

@@ -157,7 +157,7 @@ def rerun_in_bench_venv(venv: Path, argv: list[str], wheel: bool) -> None:
         env = {**os.environ, "HATCH_BUILD_NO_HOOKS": "true"} if wheel else None
         subprocess.run([*pip, *([] if wheel else ["-e"]), f"{ROOT}[bench]"], check=True, env=env)
     if wheel:
-        print(f"Building pitkit's wheel (Pit's engine compiled) into {venv}...", file=sys.stderr)
+        print(f"Building pitkit's wheel (the engines compiled) into {venv}...", file=sys.stderr)
         subprocess.run([*pip, "--force-reinstall", "--no-deps", str(ROOT)], check=True)
     os.execv(str(python), [str(python), __file__, *argv, "--no-install"])
 

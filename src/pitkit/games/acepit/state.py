@@ -22,6 +22,8 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Self
 
+from mypy_extensions import mypyc_attr
+
 from pitkit.cards import Card, format_cards, standard_deck
 from pitkit.core.chance import Chance
 from pitkit.core.events import Event
@@ -59,6 +61,9 @@ class Trick:
         return self.leader if self.score.winner == "leader" else 1 - self.leader
 
 
+# Compiled (hatch_build.py), a class would build each instance by running its
+# __init__, which `clone` cannot do: see `pitkit.games.pit.state.Hand`.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Hand(State[AcePitAction]):
     """One hand of Ace Pit dealt by `dealer`; the other player leads first (A1)."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, NamedTuple, TypeVar
+from typing import Final, Generic, NamedTuple, TypeVar
 
 from pitkit.cards import Commodity, PitCard
 from pitkit.core.errors import BadAction
@@ -44,19 +44,19 @@ __all__ = [
     "payable_lots",
 ]
 
-KINDS: tuple[PitCard, ...] = tuple(PitCard)
+KINDS: Final[tuple[PitCard, ...]] = tuple(PitCard)
 """Every kind of Pit card: the seven commodities (highest value first), the Bull, the Bear."""
-INDEX: dict[PitCard, int] = {card: i for i, card in enumerate(KINDS)}
-BULL = INDEX[PitCard.BULL]
-BEAR = INDEX[PitCard.BEAR]
-GOODS: tuple[int, ...] = tuple(i for i in range(len(KINDS)) if i not in (BULL, BEAR))
+INDEX: Final[dict[PitCard, int]] = {card: i for i, card in enumerate(KINDS)}
+BULL: Final = INDEX[PitCard.BULL]
+BEAR: Final = INDEX[PitCard.BEAR]
+GOODS: Final[tuple[int, ...]] = tuple(i for i in range(len(KINDS)) if i not in (BULL, BEAR))
 """The kind indexes of the commodities (every kind but the Bull and the Bear)."""
-COMMODITIES: tuple[Commodity, ...] = tuple(Commodity)
-MAX_LOT = 4
+COMMODITIES: Final[tuple[Commodity, ...]] = tuple(Commodity)
+MAX_LOT: Final = 4
 """A trade is of one to four cards (T4)."""
-LOT_KEYS = (MAX_LOT + 1) * 8 * 4
+LOT_KEYS: Final = (MAX_LOT + 1) * 8 * 4
 """`Lot.key` is below this."""
-NAMES: dict[Commodity, str] = {c: str(c) for c in Commodity}
+NAMES: Final[dict[Commodity, str]] = {c: str(c) for c in Commodity}
 """Each commodity's name (quicker than `str`, which asks the `Enum` for it)."""
 T = TypeVar("T")
 
@@ -183,7 +183,7 @@ def _all_lots() -> dict[tuple[int, Commodity | None, bool, bool], Lot]:
     return lots
 
 
-_LOTS = _all_lots()
+_LOTS: Final = _all_lots()
 
 
 def lot_of(
@@ -232,7 +232,7 @@ class LotTable(Generic[T]):
         return out
 
 
-LOTS: LotTable[Lot] = LotTable(lambda lot: lot)
+LOTS: Final[LotTable[Lot]] = LotTable(lambda lot: lot)
 
 
 def payable_lots(counts: Sequence[int], size: int) -> list[Lot]:
@@ -266,7 +266,7 @@ def parse_lot_words(
     return commodity, bull, bear, rest
 
 
-_COMMODITY_NAMES: dict[str, Commodity] = {str(c): c for c in Commodity}
+_COMMODITY_NAMES: Final[dict[str, Commodity]] = {str(c): c for c in Commodity}
 
 
 def parse_commodity(word: str) -> Commodity:
@@ -317,10 +317,10 @@ class CardFacts(NamedTuple):
     """Each card's name, in order."""
 
 
-_FACTS: dict[tuple[PitCard, ...], CardFacts] = {}
+_FACTS: Final[dict[tuple[PitCard, ...], CardFacts]] = {}
 # The facts of each lot's own `cards()`, found by identity: a tuple of Enum
 # members hashes by calling Python code for each card.
-_LOT_FACTS: dict[int, tuple[tuple[PitCard, ...], CardFacts]] = {}
+_LOT_FACTS: Final[dict[int, tuple[tuple[PitCard, ...], CardFacts]]] = {}
 
 
 def facts_of(cards: tuple[PitCard, ...]) -> CardFacts:

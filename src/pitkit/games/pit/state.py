@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any, Self, TypeVar
+from typing import Any, Final, Self, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -71,11 +71,11 @@ from pitkit.games.pit.sampler import sample_hidden
 
 __all__ = ["PENALTY", "SET_SIZE", "Hand", "Phase", "apply_checked", "attempt_checked"]
 
-SET_SIZE = 9
+SET_SIZE: Final = 9
 """Cards of each commodity (T1)."""
-MAX_SEATS = 7
+MAX_SEATS: Final = 7
 """Pit seats at most 7 players (T1)."""
-PENALTY = 20
+PENALTY: Final = 20
 """Points lost for early trading (T3), a false corner, and holding the Bear or
 someone else's Bull at a corner (T5)."""
 
@@ -89,16 +89,20 @@ class Phase(Enum):
 
 
 # Looked up often: a name here is quicker than an attribute of the Enum class.
-_SORTING, _TRADING, _OVER = Phase.SORTING, Phase.TRADING, Phase.OVER
+_SORTING: Final = Phase.SORTING
+_TRADING: Final = Phase.TRADING
+_OVER: Final = Phase.OVER
 # Made once: legal action lists share them.
-_OPEN, _WITHDRAW, _CORNER = Open(), Withdraw(), Corner()
+_OPEN: Final = Open()
+_WITHDRAW: Final = Withdraw()
+_CORNER: Final = Corner()
 #: The lots one can pay for an offer, by its size.
 Payments = tuple[tuple[Lot, ...], ...]
 #: What a seat may do with its own cards (its legal actions but the
 #: acceptances: call a corner, withdraw, or offer), and what it can pay.
 Choices = tuple[tuple[PitAction, ...], Payments]
-_CHOICES: dict[tuple[int, ...], Choices] = {}
-_SHARED: dict[Any, Any] = {}
+_CHOICES: Final[dict[tuple[int, ...], Choices]] = {}
+_SHARED: Final[dict[Any, Any]] = {}
 T = TypeVar("T")
 
 
@@ -151,7 +155,7 @@ def _work_out(free: Sequence[int], offer: OpenOffer | None) -> Choices:
 # Each acceptance made once, by `_offer_key(offer) + lot.key`: every seat lists
 # them look after look, and offers of the same number, seat and size recur
 # from match to match.
-_ACCEPTS: dict[int, Accept] = {}
+_ACCEPTS: Final[dict[int, Accept]] = {}
 
 
 def _offer_key(offer: OpenOffer) -> int:

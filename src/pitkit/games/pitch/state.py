@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import Any, Self
 
+from mypy_extensions import mypyc_attr
+
 from pitkit.cards import Card, Suit, format_cards, standard_deck
 from pitkit.core.chance import Chance
 from pitkit.core.events import Event
@@ -55,6 +57,9 @@ class Phase(Enum):
     OVER = "over"
 
 
+# Compiled (hatch_build.py), a class would build each instance by running its
+# __init__, which `clone` cannot do: see `pitkit.games.pit.state.Hand`.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Hand(State[PitchAction]):
     """One hand of Pitch among the `seated` players, dealt by `dealer`."""
 

@@ -13,6 +13,8 @@ from collections.abc import Set as AbstractSet
 from enum import Enum
 from typing import Any, Self
 
+from mypy_extensions import mypyc_attr
+
 from pitkit.cards import Card, format_cards, standard_deck
 from pitkit.core.actions import Action
 from pitkit.core.chance import Chance
@@ -44,6 +46,9 @@ def _sort(cards: list[Card]) -> None:
     cards.sort(key=lambda c: (pits_rank(c), int(c)))
 
 
+# Compiled (hatch_build.py), a class would build each instance by running its
+# __init__, which `clone` cannot do: see `pitkit.games.pit.state.Hand`.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Hand(State[PitsAction]):
     """One hand of Pits, dealt by `dealer`. `places` is the previous hand's
     finishing order (1st to 5th), which calls for the exchange (P8)."""
