@@ -1,4 +1,4 @@
-"""The build step that compiles Pit's engine with mypyc.
+"""The build step that compiles the games' engines with mypyc.
 
 Every wheel built from this project (``pip install .``, ``python -m build``)
 compiles the modules listed under ``compile`` in
@@ -11,7 +11,7 @@ wheel built without the hook::
     HATCH_BUILD_NO_HOOKS=true pip install .
 
 Compiling needs a C compiler and the Python headers. Without them the build
-warns and makes a pure-Python wheel: the same behaviour, Pit about 1.6 times
+warns and makes a pure-Python wheel: the same behaviour, up to 1.8 times
 slower. docs/performance.md says what compiling gains.
 """
 

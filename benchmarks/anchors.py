@@ -20,7 +20,7 @@ each round the garbage collector is run and the heap so far frozen
 (`gc.freeze`), so that no engine pays for scanning the others' objects.
 
 By default (``--build wheel``) pitkit is measured as ``pip install`` builds
-it, with Pit's engine compiled by mypyc (hatch_build.py), built from this
+it, with the games' engines compiled by mypyc (hatch_build.py), built from this
 checkout and installed again on every run; ``--build source`` measures the
 Python source as written, as an editable install runs it, in a virtual
 environment of its own (/tmp/pitkit-bench-source).
@@ -247,7 +247,7 @@ def main() -> None:
         "--build",
         choices=("wheel", "source"),
         default="wheel",
-        help="pitkit as pip installs it (Pit's engine compiled by mypyc), or its source",
+        help="pitkit as pip installs it (engines compiled by mypyc), or its source",
     )
     parser.add_argument("--venv", type=Path, default=None, help="where the anchors are installed")
     parser.add_argument("--no-install", action="store_true", help=argparse.SUPPRESS)
