@@ -108,8 +108,9 @@ def main() -> None:
             for name, move in moves.items():
                 departs[name] += move != proposal
                 agrees[name] += move == moves["peek"]
-                gains[name].append(judge.gain(move))
-                by_kind[name, proposal.kind, move.kind].append(gains[name][-1])
+                gain = judge.gain(move)
+                gains[name].append(gain)
+                by_kind[name, proposal.kind, move.kind].append(gain)
     print(
         f"{decisions} decisions in {args.positions} hands after {args.trades} trades;"
         f" {args.iterations} deals a move, each move judged over {args.judge} playouts"

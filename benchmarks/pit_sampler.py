@@ -26,7 +26,7 @@ import random
 import time
 from typing import Any
 
-from pitkit.bots.playout import Sampler
+from pitkit.bots.playout import Sampler, sample_unseen
 from pitkit.cards import Commodity
 from pitkit.core.state import State
 from pitkit.games import get
@@ -43,7 +43,7 @@ def _bounded(state: State[Any], seat: int, rng: random.Random) -> State[Any]:
 #: The ways of drawing the cards a seat cannot see, compared here and in
 #: `pit_decisions.py`.
 SAMPLERS: dict[str, Sampler] = {
-    "particle filter (the sampler)": lambda h, seat, rng: h.sample_unseen(seat, rng),
+    "particle filter (the sampler)": sample_unseen,
     "bounds and gathering (fallback)": _bounded,
     "a random deal": lambda h, seat, rng: h.redeal_unseen(seat, rng),
 }
