@@ -40,15 +40,14 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
 from pitkit import games
-from pitkit.arena import play
 from pitkit.bots import RandomBot
-from pitkit.core import Match
+from pitkit.play import play_match
 
 ROOT = Path(__file__).resolve().parent.parent
 RLCARD = "RLCard Dou Dizhu (raw game)"
@@ -63,11 +62,6 @@ Round = Callable[[float, random.Random], tuple[int, int]]
 def pitkit_round(name: str) -> Round:
     """A round of random matches of one pitkit game, as `benchmarks/bench.py` plays them."""
     game = games.get(name)
-    runner: Callable[[Match[Any, Any], Sequence[Any], int | None], int] = play
-    if game.realtime:
-        from pitkit.realtime.runner import play_virtual
-
-        runner = play_virtual  # real time, on a virtual clock
 
     def run(seconds: float, rng: random.Random) -> tuple[int, int]:
         decisions = matches = 0
@@ -76,7 +70,7 @@ def pitkit_round(name: str) -> Round:
             seed = rng.getrandbits(32)
             match = game.new_match(seed=seed)
             bots = [RandomBot(seed + seat) for seat in range(match.players)]
-            decisions += runner(match, bots, seed)
+            decisions += play_match(match, bots, seed)
             matches += 1
         return decisions, matches
 
@@ -165,7 +159,7 @@ def rerun_in_bench_venv(venv: Path, argv: list[str], wheel: bool) -> None:
 def compiled_modules() -> list[str]:
     """The pitkit modules loaded from compiled extensions rather than source."""
     import pitkit.games.pit.match
-    import pitkit.realtime.runner  # noqa: F401 -- the modules a build may compile
+    import pitkit.play.realtime  # noqa: F401 -- the modules a build may compile
 
     return sorted(
         name

@@ -11,28 +11,21 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
 
 from pitkit import games
-from pitkit.arena import play
 from pitkit.bots import RandomBot
-from pitkit.core import Match
-from pitkit.realtime.runner import play_virtual
+from pitkit.play import play_match
 
 
 def measure(name: str, seconds: float) -> tuple[float, float, float]:
     """(matches/s, hands/s, decisions/s) of random play of `name` for about `seconds`."""
     game = games.get(name)
-    runner: Callable[[Match[Any, Any], Sequence[Any], int | None], int] = play
-    if game.realtime:
-        runner = play_virtual
     matches = hands = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         match = game.new_match(seed=matches)
         bots = [RandomBot(matches * 10 + seat) for seat in range(match.players)]
-        decisions += runner(match, bots, matches)
+        decisions += play_match(match, bots, matches)
         hands += len(match.results)
         matches += 1
     elapsed = time.perf_counter() - start

@@ -9,7 +9,7 @@ clock until the hand has had `--trades` trades. At each, every seat whose
 cannot see:
 
 - **peek**: the true hands (the ceiling: what knowing them is worth);
-- **particle filter**: the sampler, `Hand.sample_unseen`;
+- **particle filter**: the sampler, `pit.belief.sample_unseen`;
 - **bounds and gathering**: its fallback, `sampler.sample_bounded`;
 - **a random deal**: the unseen cards dealt afresh.
 
@@ -34,11 +34,11 @@ from collections import defaultdict
 from typing import Any
 
 import pit_sampler
-from pitkit.bots.playout import Sampler, game_of, heuristic, heuristic_name, peek
+from pitkit.bots.playout import Sampler, game_of, heuristic, peek
 from pitkit.bots.rollouts import RolloutBot, play_out
 from pitkit.bots.search import Budget
-from pitkit.games.pit import Hand, particles
-from pitkit.realtime import RealtimeBot
+from pitkit.games.pit import PitHand, particles
+from pitkit.play import RealtimeBot
 
 SAMPLERS: dict[str, Sampler] = {"peek": peek, **pit_sampler.SAMPLERS}
 
@@ -46,9 +46,9 @@ SAMPLERS: dict[str, Sampler] = {"peek": peek, **pit_sampler.SAMPLERS}
 class Judge:
     """Each move's true worth in one position, on common seeds, less the heuristic's."""
 
-    def __init__(self, hand: Hand, seat: int, proposal: Any, playouts: int, seed: int) -> None:
+    def __init__(self, hand: PitHand, seat: int, proposal: Any, playouts: int, seed: int) -> None:
         self.hand, self.seat = hand, seat
-        self.policy = heuristic_name(game_of(hand))
+        self.policy = game_of(hand).heuristic
         rng = random.Random(f"{seed}/judge")
         self.seeds = [rng.getrandbits(64) for _ in range(playouts)]
         self.base = self._worth(proposal)

@@ -30,14 +30,14 @@ from pitkit.bots.playout import Sampler, sample_unseen
 from pitkit.cards import Commodity
 from pitkit.core.state import State
 from pitkit.games import get
-from pitkit.games.pit import Hand, SensibleTrader, particles, sampler
+from pitkit.games.pit import PitHand, SensibleTrader, belief, particles
 from pitkit.games.pit.habits import collection
-from pitkit.realtime.runner import VirtualRun
+from pitkit.play.realtime import VirtualRun
 
 
 def _bounded(state: State[Any], seat: int, rng: random.Random) -> State[Any]:
-    assert isinstance(state, Hand)
-    return sampler.sample_bounded(state, seat, rng)
+    assert isinstance(state, PitHand)
+    return belief.sample_bounded(state, seat, rng)
 
 
 #: The ways of drawing the cards a seat cannot see, compared here and in
@@ -71,13 +71,13 @@ class _Watched:
         return self.bot.choose(state, player)
 
 
-def position(seed: int, trades: int) -> Hand | None:
+def position(seed: int, trades: int) -> PitHand | None:
     """A hand of four sensible traders after `trades` trades (None if it ended first)."""
     match = get("pit").new_match(4, {"hand_limit": 1}, seed=seed)
     with contextlib.suppress(_Enough):
         VirtualRun(match, [_Watched(seed * 10 + s, trades) for s in range(4)], seed).run()
     hand = match.hand
-    assert isinstance(hand, Hand)
+    assert isinstance(hand, PitHand)
     return None if hand.is_over else hand
 
 
@@ -86,7 +86,7 @@ def _commodity(cards: tuple[Any, ...]) -> Commodity | None:
 
 
 def measure(
-    hands: list[Hand], sample: Sampler, samples: int
+    hands: list[PitHand], sample: Sampler, samples: int
 ) -> tuple[list[float], list[float], float]:
     """Per trader and per open offer, the share of samples right; and seconds a hand."""
     leaders: list[float] = []
@@ -95,10 +95,10 @@ def measure(
     for seed, hand in enumerate(hands):
         particles.forget()
         rng = random.Random(seed)
-        drawn: list[Hand] = []
+        drawn: list[PitHand] = []
         for _ in range(samples):
             world = sample(hand, 0, rng)
-            assert isinstance(world, Hand)
+            assert isinstance(world, PitHand)
             drawn.append(world)
         for s in range(1, hand.players):
             truth = collection(hand.holding(s))

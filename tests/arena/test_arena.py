@@ -10,7 +10,6 @@ from typing import Any
 from typer.testing import CliRunner
 
 from pitkit import games
-from pitkit.arena import play
 from pitkit.arena.duplicate import DuplicateChance, arrangements
 from pitkit.arena.pool import LocalBackend, make_backend
 from pitkit.arena.ratings import Ratings
@@ -27,6 +26,7 @@ from pitkit.bots import make
 from pitkit.cards import standard_deck
 from pitkit.cli import app
 from pitkit.core import Chance, Match
+from pitkit.play import play_match
 
 PITTY_PAT = games.get("pitty-pat")
 
@@ -104,7 +104,7 @@ def test_duplicate_deals_are_the_same_deals_in_every_seating() -> None:
         dealt = []
         for seating in arrangements(("random", "sensible", "random")):
             match = game.new_match(3, {"target": 3}, seed, chance=DuplicateChance(seed))
-            play(match, [make(game, name, s) for s, name in enumerate(seating)], seed)
+            play_match(match, [make(game, name, s) for s, name in enumerate(seating)], seed)
             dealt.append(deals(match))
         shortest = min(len(d) for d in dealt)
         assert shortest >= 3
@@ -163,7 +163,7 @@ def test_bots_that_play_alike_play_the_same_game_in_every_seating() -> None:
 def test_duplicate_matches_replay_from_their_logs() -> None:
     spec = schedule(PITTY_PAT, ["random", "sensible"], 1, seed=5, duplicate=True)[1]
     match = PITTY_PAT.new_match(3, spec.rules, spec.seed, chance=DuplicateChance(spec.seed))
-    play(
+    play_match(
         match, [make(PITTY_PAT, n, s) for n, s in zip(spec.seating, spec.bot_seeds, strict=True)], 5
     )
     again = PITTY_PAT.replay(match.header(), match.log)

@@ -16,7 +16,7 @@ from pitkit.core import Action, Match, State, UnknownName
 from pitkit.games.pits import Pass
 from pitkit.games.pits.bots import HeuristicBot
 from pitkit.games.pittypat import Draw, MatchCard, Rules
-from pitkit.realtime.runner import Arrival, VirtualRun
+from pitkit.play.realtime import Arrival, VirtualRun
 from tests.bots.test_search import advanced
 from tests.games.pit.helpers import stacked_match as pit_stacked_match
 from tests.games.pittypat.helpers import stacked_hand
@@ -35,8 +35,8 @@ def test_budgets_read_from_names() -> None:
 def test_it_goes_out_when_it_can() -> None:
     # As in the search bot's test: matching KD wins at once; drawing may lose.
     hand = stacked_hand({1: "7H 7S 9C 9D KS"}, "KD", rules=Rules())
-    assert set(hand.legal_actions(1)) == {MatchCard(hand.hands[1][0]), Draw()}
-    assert RolloutBot(3, Budget(iterations=40)).choose(hand, 1) == MatchCard(hand.hands[1][0])
+    assert set(hand.legal_actions(1)) == {MatchCard(hand.cards[1][0]), Draw()}
+    assert RolloutBot(3, Budget(iterations=40)).choose(hand, 1) == MatchCard(hand.cards[1][0])
 
 
 def test_the_state_is_left_alone_and_iterations_counted() -> None:
@@ -116,7 +116,7 @@ def test_a_clearly_worse_proposal_is_overruled() -> None:
     hand = stacked_hand({1: "7H 7S 9C 9D KS"}, "KD", rules=Rules())
     bot = RolloutBot(3, Budget(iterations=40))
     bot._guides["pitty-pat"] = ("sensible", _Worst(Draw()))
-    assert bot.choose(hand, 1) == MatchCard(hand.hands[1][0])
+    assert bot.choose(hand, 1) == MatchCard(hand.cards[1][0])
 
 
 def test_in_real_time_it_waits_when_the_heuristic_would() -> None:
@@ -160,12 +160,13 @@ class _OneSeat:
 def test_every_seat_of_a_playout_has_a_bot_of_its_own(
     search: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pitkit.bots
+    from pitkit.bots import rollouts, search as tree_search
 
     def one_seat(game: Any, name: str, seed: int | None = None) -> Any:
         return _OneSeat(seed) if name == "notes" else make(game, name, seed)
 
-    monkeypatch.setattr(pitkit.bots, "make", one_seat)
+    monkeypatch.setattr(rollouts, "make_policy", one_seat)
+    monkeypatch.setattr(tree_search, "make_policy", one_seat)
     _OneSeat.made.clear()
     match = advanced("pitty-pat", 4, moves=3)
     seat = min(match.to_act)

@@ -77,9 +77,9 @@ def test_it_goes_out_when_it_can() -> None:
     # Seat 1 lays down its dealt pairs and keeps KS; KD is turned up. Matching
     # wins the hand at once; drawing (allowed, must_match is off) may lose it.
     hand = stacked_hand({1: "7H 7S 9C 9D KS"}, "KD", rules=Rules())
-    assert set(hand.legal_actions(1)) == {MatchCard(hand.hands[1][0]), Draw()}
+    assert set(hand.legal_actions(1)) == {MatchCard(hand.cards[1][0]), Draw()}
     bot = SearchBot(3, Budget(iterations=60))
-    assert bot.choose(hand, 1) == MatchCard(hand.hands[1][0])
+    assert bot.choose(hand, 1) == MatchCard(hand.cards[1][0])
 
 
 def _search(seed: int, iterations: int) -> Bot:
@@ -101,7 +101,7 @@ def test_it_never_peeks(name: str, bot: Callable[[int, int], Bot]) -> None:
     for seed in range(2):
         match = advanced(name, seed, moves=3 + 5 * seed)
         seat = min(match.to_act)
-        other = match.sample_unseen(seat, random.Random(99))
+        other = games.get(name).sample_unseen(match, seat, random.Random(99))
         assert match.zones() != other.zones()
         first = bot(7, 4).choose(match, seat)
         second = bot(7, 4).choose(other, seat)

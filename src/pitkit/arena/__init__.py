@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitkit import bots as bot_registry
-from pitkit.core.game import Bot, Game
+from pitkit.core.game import Game
 from pitkit.core.match import Match
 from pitkit.core.rules import RuleSet
 from pitkit.core.state import Outcome
+from pitkit.play import play_match
 
-__all__ = ["Played", "Tally", "play", "simulate"]
+__all__ = ["Played", "Tally", "simulate"]
 
 
 @dataclass
@@ -29,22 +30,6 @@ class Played:
         """The match's outcome."""
         assert self.match.outcome is not None
         return self.match.outcome
-
-
-def play(match: Match[Any, Any], players: Sequence[Bot], seed: int | None = None) -> int:
-    """Let `players` (one bot a seat) play `match` to its end; return the decisions made.
-
-    When several seats may act at once, the order in which they act is drawn
-    from `seed`, as arrival order would be at a real table.
-    """
-    rng = random.Random(seed)
-    decisions = 0
-    while not match.is_over:
-        actors = match.to_act
-        seat = next(iter(actors)) if len(actors) == 1 else rng.choice(sorted(actors))
-        match.apply(seat, players[seat].choose(match, seat))
-        decisions += 1
-    return decisions
 
 
 def simulate(
@@ -73,12 +58,7 @@ def simulate(
         match_seed = seeds.getrandbits(63)
         match = game.new_match(seats, rules, match_seed)
         bots = [bot_registry.make(game, name, match_seed + s + 1) for s, name in enumerate(seating)]
-        if game.realtime:
-            from pitkit.realtime.runner import play_virtual
-
-            decisions = play_virtual(match, bots, match_seed)
-        else:
-            decisions = play(match, bots, match_seed)
+        decisions = play_match(match, bots, match_seed)
         yield Played(match, seating, decisions)
 
 

@@ -31,12 +31,12 @@ from typing import Any
 
 from pitkit import bots as bot_registry
 from pitkit import games
-from pitkit.arena import play
 from pitkit.arena.duplicate import DuplicateChance, arrangements
 from pitkit.arena.pool import Backend
 from pitkit.arena.ratings import Ratings
 from pitkit.core.game import Game
 from pitkit.core.rules import RuleSet
+from pitkit.play import play_match
 
 __all__ = [
     "ArenaReport",
@@ -166,12 +166,7 @@ def run_match(spec: MatchSpec) -> MatchResult:
         for name, seed in zip(spec.seating, spec.bot_seeds, strict=True)
     ]
     start = time.perf_counter()
-    if game.realtime:
-        from pitkit.realtime.runner import play_virtual
-
-        decisions = play_virtual(match, players, spec.seed)
-    else:
-        decisions = play(match, players, spec.seed)
+    decisions = play_match(match, players, spec.seed)
     seconds = time.perf_counter() - start
     outcome = match.outcome
     assert outcome is not None

@@ -9,29 +9,14 @@ policy; see `pitkit.bots.search`) and ``rollouts:1s``, ``rollouts:200``
 
 from __future__ import annotations
 
-import random
-from typing import Any
-
 from pitkit.bots import rollouts
+from pitkit.bots.playout import RandomBot
 from pitkit.bots.rollouts import RolloutBot
 from pitkit.bots.search import DEFAULT_ITERATIONS, SearchBot
-from pitkit.core.actions import Action
 from pitkit.core.errors import UnknownName
 from pitkit.core.game import Bot, BotInfo, Game
-from pitkit.core.state import State
 
 __all__ = ["GENERIC", "RandomBot", "RolloutBot", "SearchBot", "available", "make", "names"]
-
-
-class RandomBot:
-    """Plays a uniformly random legal action; works for any game."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, state: State[Any], player: int) -> Action:
-        actions: list[Action] = state.legal_actions(player)
-        return self.rng.choice(actions)
 
 
 def _search(seed: int | None = None) -> Bot:

@@ -1,4 +1,5 @@
-"""What the search bots share: playing a hand out fast, and what its end is worth."""
+"""What the search bots share: drawing worlds, playing a hand out fast, and
+what its end is worth."""
 
 from __future__ import annotations
 
@@ -6,24 +7,24 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from pitkit import games
 from pitkit.core.actions import Action
 from pitkit.core.game import Bot, Game
-from pitkit.core.match import Match
 from pitkit.core.state import Outcome, State
+from pitkit.play import actor, play_turns
 
 __all__ = [
     "RANK_WEIGHT",
+    "RandomBot",
     "Sampler",
     "actor",
-    "current_hand",
     "finish",
     "game_of",
     "heuristic",
-    "heuristic_name",
     "peek",
+    "policy",
     "rebased",
     "sample_unseen",
-    "step",
     "utilities",
 ]
 
@@ -31,9 +32,22 @@ __all__ = [
 RANK_WEIGHT = 0.25
 
 
-def current_hand(state: State[Any]) -> State[Any]:
-    """The hand being played in `state` (itself, unless it is a match)."""
-    return state.hand if isinstance(state, Match) else state
+class RandomBot:
+    """Plays a uniformly random legal action; works for any game."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State[Any], player: int) -> Action:
+        actions: list[Action] = state.legal_actions(player)
+        return self.rng.choice(actions)
+
+
+def policy(game: Game, name: str, seed: int | None) -> Bot:
+    """The bot that plays a playout: ``random``, or one of the game's own bots."""
+    if name == "random":
+        return RandomBot(seed)
+    return game.bots[name].make(seed)
 
 
 def utilities(outcome: Outcome) -> list[float]:
@@ -46,29 +60,13 @@ def utilities(outcome: Outcome) -> list[float]:
     return [points[s] - mean_points + RANK_WEIGHT * (mean_rank - ranks[s]) for s in range(n)]
 
 
-def actor(state: State[Any], rng: random.Random) -> int:
-    """Who acts next: the one seat to act, or one drawn when several may act at once."""
-    actors = state.to_act
-    if len(actors) == 1:
-        for seat in actors:
-            return seat
-    return rng.choice(sorted(actors))
-
-
-def step(state: State[Any], seat: int, action: Action) -> None:
-    """`State.apply` for an action known to be legal: the same log entry and
-    effect, without parsing it or checking it again."""
-    state.log.append(state._action_event(seat, action))
-    state._apply(seat, action)
-
-
 def rebased(hand: State[Any]) -> State[Any]:
     """A copy of `hand` whose log holds only the hand's own events, so that
     the copies search makes do not copy the whole match's log each time."""
     root = hand.clone()
     root.log = root.log[root.log_start :]
     root.log_start = 0
-    root._set_chance(root.chance)
+    root.set_chance(root.chance)
     return root
 
 
@@ -78,9 +76,9 @@ Sampler = Callable[[State[Any], int, random.Random], State[Any]]
 
 
 def sample_unseen(state: State[Any], seat: int, rng: random.Random) -> State[Any]:
-    """The default `Sampler`: the game's own (`State.sample_unseen`), which
-    keeps to everything `seat` knows."""
-    return state.sample_unseen(seat, rng)
+    """The default `Sampler`: the game's own (`Game.sample_unseen`, from its
+    `belief` module), which keeps to everything `seat` knows."""
+    return games.get(state.game).sample_unseen(state, seat, rng)
 
 
 def peek(state: State[Any], seat: int, rng: random.Random) -> State[Any]:
@@ -91,32 +89,20 @@ def peek(state: State[Any], seat: int, rng: random.Random) -> State[Any]:
 
 def game_of(state: State[Any]) -> Game:
     """The game `state` is a position of."""
-    from pitkit import games
-
     return games.get(state.game)
 
 
 def heuristic(game: Game, seed: int | None) -> tuple[str | None, Bot | None]:
-    """The game's own first bot, its heuristic: its name, and one made with
+    """The game's heuristic (`Game.heuristic`): its name, and one made with
     `seed` ((None, None) if the game has none). A search bot gives it its own
     seed, so that it proposes what the heuristic bot of that seed would play:
     a duplicate arena then replays the heuristic's very game wherever the
     search keeps to its proposal."""
-    from pitkit.bots import make
-
-    name = heuristic_name(game)
-    return name, (make(game, name, seed) if name else None)
-
-
-def heuristic_name(game: Game) -> str | None:
-    """The registry name of `game`'s heuristic: its first bot (None if it has none)."""
-    return next(iter(game.bots), None)
+    name = game.heuristic
+    return name, (game.bots[name].make(seed) if name else None)
 
 
 def finish(state: State[Any], bots: Sequence[Any], rng: random.Random) -> None:
-    """Play `state` to its end, each seat by its own bot (bots may keep notes
-    on their seat's play, so no bot plays two seats); `rng` picks who acts
-    when several seats may."""
-    while not state.is_over:
-        seat = actor(state, rng)
-        step(state, seat, bots[seat].choose(state, seat))
+    """Play `state` to its end fast (`play_turns` unchecked), each seat by its
+    own bot; `rng` picks who acts when several seats may."""
+    play_turns(state, bots, rng, checked=False)

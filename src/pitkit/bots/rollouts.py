@@ -10,7 +10,7 @@ move leads to instead of judging the move on its own.
 Each iteration:
 
 1. **Determinize.** Deal the cards the bot's seat cannot see with
-   `State.sample_unseen`, the game's sampler, which keeps to everything that
+   `Game.sample_unseen`, the game's sampler, which keeps to everything that
    seat knows.
 2. **Play every candidate in that deal**, then finish the hand with the
    heuristic for every seat, from one random seed shared by all candidates
@@ -39,20 +39,19 @@ from typing import Any, Protocol, runtime_checkable
 
 from pitkit.bots.playout import (
     Sampler,
-    current_hand,
     finish,
     game_of,
     heuristic,
     rebased,
     sample_unseen,
-    step,
     utilities,
 )
+from pitkit.bots.playout import policy as make_policy
 from pitkit.bots.search import Budget, SearchSpec
 from pitkit.core.actions import Action
 from pitkit.core.game import Bot, Game
 from pitkit.core.state import State
-from pitkit.realtime.runner import DEFAULT_THINK, RealtimeBot, Stalled, VirtualRun
+from pitkit.play.realtime import DEFAULT_THINK, RealtimeBot, Stalled, VirtualRun
 
 __all__ = ["DEFAULT_ITERATIONS", "WIDTH", "Ranker", "RolloutBot", "play_out"]
 
@@ -124,7 +123,7 @@ class RolloutBot:
         self.budget = budget or Budget(iterations=DEFAULT_ITERATIONS)
         self.width = width
         self.confidence = confidence
-        #: How worlds are drawn: by default the game's sampler (`State.sample_unseen`).
+        #: How worlds are drawn: by default the game's sampler (`Game.sample_unseen`).
         self.sample: Sampler = sample or sample_unseen
         self._guides: dict[str, tuple[str | None, Bot | None]] = {}
         #: Deals played by the last `choose` (for tests and benchmarks).
@@ -144,7 +143,7 @@ class RolloutBot:
     def act(self, state: State[Any], player: int) -> Action | None:
         """Real-time play (Pit): wait when the heuristic would wait, else
         search from its move as `choose` does."""
-        hand = current_hand(state)
+        hand = state.current_hand
         _, guide = self._guide(game_of(hand))
         if isinstance(guide, RealtimeBot):
             proposal = guide.act(hand, player)
@@ -155,7 +154,7 @@ class RolloutBot:
 
     def choose(self, state: State[Any], player: int) -> Action:
         """The heuristic's move, or a candidate that beats it beyond doubt."""
-        hand = current_hand(state)
+        hand = state.current_hand
         _, guide = self._guide(game_of(hand))
         # The guide is asked once a move, as the heuristic bot would ask itself.
         if guide is None:
@@ -208,20 +207,17 @@ class RolloutBot:
 def play_out(world: State[Any], player: int, move: Action, policy: str | None, seed: int) -> float:
     """`player`'s utility when it plays `move` in `world` and every seat then
     plays as the bot named `policy` (None: at random), luck drawn from `seed`."""
-    from pitkit.bots import RandomBot, make
-
     game = game_of(world)
     state = world.clone()
     # A bot a seat (see `finish`): Pit's traders remember their offer
     # and what they collect.
     policies: list[Any] = [
-        make(game, policy, seed + s) if policy else RandomBot(seed + s)
-        for s in range(state.players)
+        make_policy(game, policy or "random", seed + s) for s in range(state.players)
     ]
     if isinstance(policies[0], RealtimeBot):
         _trade_out(state, policies, player, move, seed)
     else:
-        step(state, player, move)
+        state.step(player, move)
         finish(state, policies, random.Random(seed))
     assert state.outcome is not None
     return utilities(state.outcome)[player]

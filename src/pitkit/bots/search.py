@@ -3,7 +3,7 @@
 The bot is written once, against the common interface. Each iteration:
 
 1. **Determinize.** Deal the cards the bot's seat cannot see with
-   `State.sample_unseen`, the game's sampler, which keeps to everything that
+   `Game.sample_unseen`, the game's sampler, which keeps to everything that
    seat knows (voids, exchanged cards, cards known from a pick-up).
 2. **Select and expand.** Walk down one tree shared by all determinizations
    (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012). A node's
@@ -50,15 +50,14 @@ from typing import Any
 from pitkit.bots.playout import (
     Sampler,
     actor,
-    current_hand,
     finish,
     game_of,
     heuristic,
     rebased,
     sample_unseen,
-    step,
     utilities,
 )
+from pitkit.bots.playout import policy as make_policy
 from pitkit.core.actions import Action
 from pitkit.core.errors import UnknownName
 from pitkit.core.game import Bot, Game
@@ -69,7 +68,6 @@ __all__ = [
     "Budget",
     "SearchBot",
     "SearchSpec",
-    "current_hand",
     "utilities",
 ]
 
@@ -212,7 +210,7 @@ class SearchBot:
         self.exploration = exploration
         self.guided = guided
         self.confidence = confidence
-        #: How worlds are drawn: by default the game's sampler (`State.sample_unseen`).
+        #: How worlds are drawn: by default the game's sampler (`Game.sample_unseen`).
         self.sample: Sampler = sample or sample_unseen
         self._guides: dict[str, Bot | None] = {}
         #: Iterations run by the last `choose` (for tests and benchmarks).
@@ -226,7 +224,7 @@ class SearchBot:
 
     def choose(self, state: State[Any], player: int) -> Action:
         """The most visited move for `player` after the budget's iterations."""
-        hand = current_hand(state)
+        hand = state.current_hand
         actions: list[Action] = hand.legal_actions(player)
         if len(actions) == 1:
             self.last_iterations = 0
@@ -281,7 +279,7 @@ class SearchBot:
                 expanded = True
             else:
                 child, action = self._select(children, seat, legal)
-            step(world, seat, action)
+            world.step(seat, action)
             path.append(child)
             node = child
             if expanded:
@@ -324,11 +322,10 @@ class SearchBot:
             choice = rng.choice
             while not world.is_over:
                 seat = actor(world, rng)
-                step(world, seat, choice(world.legal_actions(seat)))
+                world.step(seat, choice(world.legal_actions(seat)))
             return
-        from pitkit.bots import make
-
-        finish(world, [make(game, policy, rng.getrandbits(32)) for _ in range(world.players)], rng)
+        bots = [make_policy(game, policy, rng.getrandbits(32)) for _ in range(world.players)]
+        finish(world, bots, rng)
 
     def _guide(self, game: Game) -> Bot | None:
         """The game's heuristic bot (see `playout.heuristic`), made once per game."""

@@ -3,19 +3,23 @@ and the protocol every bot follows."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 
 from pitkit.core.actions import Action
 from pitkit.core.chance import Chance
 from pitkit.core.errors import BadOption, UnknownName
 from pitkit.core.events import Event
 from pitkit.core.match import Match
+from pitkit.core.narrate import Narrator
 from pitkit.core.rules import RuleSet
 from pitkit.core.state import State
 
 __all__ = ["Bot", "BotFactory", "BotInfo", "Game", "match_event_text", "plain_event_text"]
+
+S = TypeVar("S", bound=State[Any])
 
 
 class Bot(Protocol):
@@ -40,27 +44,30 @@ class BotInfo:
     make: BotFactory
 
 
-def match_event_text(event: Mapping[str, Any]) -> str | None:
+def match_event_text(event: Mapping[str, Any], say: Narrator) -> str | None:
     """A line for the events every match logs alike (scores, its end), else None."""
     kind = event.get("type")
     if kind == "scores":
         if event["scores"] is None:
             return f"Hand {event['hand']} is over (scores are hidden until the end)."
-        scores = ", ".join(f"seat {seat} {score}" for seat, score in enumerate(event["scores"]))
-        return f"After hand {event['hand']}: {scores}"
+        scores = ", ".join(
+            f"{say.name(seat)} {score}" for seat, score in enumerate(event["scores"])
+        )
+        return f"After hand {event['hand']}: {scores}."
     if kind == "match_over":
-        return str(event["result"]["summary"]).capitalize() + "."
+        text = say.with_names(str(event["result"]["summary"]))
+        return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!")) else ".")
     return None
 
 
-def plain_event_text(event: Mapping[str, Any]) -> str | None:
+def plain_event_text(event: Mapping[str, Any], say: Narrator) -> str | None:
     """A one-line description of an event as one seat saw it (None: not worth showing).
 
     Games pass their own `Game.describe` for richer wording; this is the fallback.
     """
     kind = event.get("type")
     if kind == "action":
-        return f"seat {event['seat']}: {event['action']}"
+        return f"{say.who(int(event['seat']))}: {event['action']}"
     if kind == "shuffle":
         return "The cards are shuffled."
     if kind == "pick":
@@ -82,16 +89,49 @@ class Game:
     rules: type[RuleSet]
     match: Callable[[Any, int, int | None, Chance | None], Match[Any, Any]]
     render: Callable[[Mapping[str, Any]], str]
-    describe: Callable[[Mapping[str, Any]], str | None] = field(
-        default=lambda e: plain_event_text(e)
-    )
+    describe: Callable[[Mapping[str, Any], Narrator], str | None] = plain_event_text
+    """An event in words, as one seat saw it (`Event.seen_by`), persons and
+    names from the `Narrator`; None: not worth a line. The terminal and the
+    browser both say what this says."""
     bots: Mapping[str, BotInfo] = field(default_factory=dict)
+    heuristic: str | None = None
+    """The game's own bot that guides search (`rollouts`, `search`'s checks), one of `bots`."""
+    opponent: str = "random"
+    """The bot offered by default for an empty seat, and the stand-in for an absent player."""
+    belief: Callable[[Any, int | None, random.Random], State[Any]] | None = None
+    """What a seat can infer of the cards it cannot see: a copy of a hand with
+    those cards dealt at random, consistently with everything the seat knows
+    (the game's `belief` module). None: only the sizes of the hidden places
+    are known (`State.redeal_unseen`)."""
+    view_type: type | None = None
+    """The declared type of `State.view` (a `pitkit.core.views.TableView`)."""
     realtime: bool = False
     """True for games played in real time (Pit): `pitkit play` and `simulate`
-    then use the real-time runner in `pitkit.realtime`."""
+    then use the real-time runner in `pitkit.play`."""
     judge: Callable[[Sequence[str]], str] | None = None
     """Optional rules judge for disputes at the table: `pitkit judge GAME ARGS...`
     passes the raw arguments and prints the returned verdict; ValueError means bad input."""
+
+    def __post_init__(self) -> None:
+        for role in (self.heuristic, self.opponent):
+            if role is not None and role != "random" and role not in self.bots:
+                raise ValueError(f"{self.name}: no bot named {role!r} among {list(self.bots)}")
+
+    def narrate(self, event: Mapping[str, Any], say: Narrator) -> str | None:
+        """An event in words (`describe`), or the words every match uses for
+        its scores and its end; None: not worth a line."""
+        return self.describe(event, say) or match_event_text(event, say)
+
+    def sample_unseen(self, state: S, seat: int | None, rng: random.Random) -> S:
+        """A copy of `state` (a hand, or a match) in which the cards `seat`
+        cannot see are dealt at random, consistently with everything `seat`
+        knows: the sampler of hidden cards for search bots. It depends only
+        on what `seat` may see and on `rng`, never on where the cards lie."""
+        if self.belief is None:
+            return state.redeal_unseen(seat, rng)
+        if isinstance(state, Match):
+            return cast(S, state.with_hand(self.belief(state.hand, seat, rng)))
+        return cast(S, self.belief(state, seat, rng))
 
     def make_rules(
         self, options: RuleSet | Mapping[str, Any] | Iterable[str] | None = None

@@ -9,7 +9,6 @@ chips, a Pitch player sitting out) are simply not among the hand's players.
 
 from __future__ import annotations
 
-import random
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -100,6 +99,10 @@ class Match(State[A], Generic[A, R]):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
+    @property
+    def current_hand(self) -> State[A]:
+        return self.hand
+
     def allows(self, player: int, action: A) -> bool:
         return self.hand.allows(player, action)
 
@@ -158,17 +161,17 @@ class Match(State[A], Generic[A, R]):
     def _set_zone(self, name: str, cards: list[Any]) -> None:
         self.hand._set_zone(name, cards)
 
-    def sample_unseen(self, seat: int | None, rng: random.Random) -> Self:
-        # The hand knows what its play revealed; the match only carries it.
+    def with_hand(self, hand: State[A]) -> Self:
+        """A copy of this match playing `hand` (a copy of its current hand,
+        its unseen cards dealt otherwise) from here on, with the hand's chance."""
         new = self.clone()
-        hand = self.hand.sample_unseen(seat, rng)
         hand.log = new.log
         new.hand = hand
-        new._set_chance(hand.chance)
+        new.set_chance(hand.chance)
         return new
 
-    def _set_chance(self, chance: Chance) -> None:
-        super()._set_chance(chance)
+    def set_chance(self, chance: Chance) -> None:
+        super().set_chance(chance)
         self.hand.chance = chance
 
     def header(self) -> dict[str, Any]:

@@ -174,6 +174,18 @@ class State(ABC, Generic[A]):
         self._apply(player, move)
         return self.log[start:]
 
+    def step(self, player: int, action: A) -> None:
+        """`apply` for an action known to be legal (one of `legal_actions`,
+        or one `allows` accepts): the same log entry and effect, without
+        parsing or checking it again. The fast path of search and playouts."""
+        self.log.append(self._action_event(player, action))
+        self._apply(player, action)
+
+    @property
+    def current_hand(self) -> State[A]:
+        """The hand being played: this state itself, or a match's current hand."""
+        return self
+
     def attempt(self, player: int, action: A) -> list[Event] | str:
         """`apply`, for a table that takes whatever arrives: the events, or
         the reason the action is refused (and nothing changed). Real-time
@@ -255,23 +267,10 @@ class State(ABC, Generic[A]):
             new._set_zone(name, pool[:size])
             del pool[:size]
         # Future shuffles are unseen too: the copy draws its own.
-        new._set_chance(Chance(rng.getrandbits(64)))
+        new.set_chance(Chance(rng.getrandbits(64)))
         return new
 
-    def sample_unseen(self, seat: int | None, rng: random.Random) -> Self:
-        """A copy in which the cards `seat` cannot see are dealt at random,
-        consistently with everything `seat` knows (its view and its history).
-
-        This is the sampler of hidden information for search bots. By default
-        it is `redeal_unseen`, which knows only the sizes of the hidden zones;
-        games override it to use what play revealed (voids shown by failing
-        to follow suit, cards known to have changed hands). An override must
-        depend only on what `seat` may see and on `rng`, never on where the
-        hidden cards really lie, and must give the copy its own `Chance`.
-        """
-        return self.redeal_unseen(seat, rng)
-
-    def _set_chance(self, chance: Chance) -> None:
+    def set_chance(self, chance: Chance) -> None:
         """Give the state a new source of random outcomes, recording to its log."""
         chance.sink = self.log
         self.chance = chance

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 from pitkit import bots as bot_registry
 from pitkit import games
 from pitkit.core.events import Event
+from pitkit.core.views import json_schema
 from pitkit.server import storage
 from pitkit.server.protocol import Act, ClientMessage, Hello, ProtocolError, error, parse
 from pitkit.server.settings import Limits, TableSettings
@@ -35,6 +36,14 @@ __all__ = ["create_app"]
 
 log = logging.getLogger("pitkit.server")
 STATIC = Path(__file__).parent / "static"
+
+
+def _module_url(game: str) -> str | None:
+    """Where the browser finds a game's own drawing, found by its registry name
+    (None: the page draws the game from its declared view alone)."""
+    path = STATIC / "js" / "games" / f"{game}.js"
+    return f"/static/js/games/{game}.js" if path.is_file() else None
+
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -287,6 +296,10 @@ def create_app(
                 "bots": {
                     name: info.description for name, info in bot_registry.available(g).items()
                 },
+                "heuristic": g.heuristic,
+                "opponent": g.opponent,
+                "module": _module_url(g.name),
+                "view_schema": json_schema(g.view_type) if g.view_type is not None else None,
             }
             for g in games.all_games()
         ]

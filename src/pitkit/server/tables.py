@@ -35,8 +35,9 @@ from pitkit.core.errors import BadAction, IllegalAction
 from pitkit.core.events import Event
 from pitkit.core.game import Bot, Game
 from pitkit.core.match import Match
+from pitkit.core.narrate import Narrator
 from pitkit.core.rules import RuleSet
-from pitkit.realtime.bot import decide
+from pitkit.play.bots import decide
 from pitkit.server import storage
 from pitkit.server.protocol import ProtocolError, error
 from pitkit.server.settings import Limits, TableSettings
@@ -51,6 +52,9 @@ log = logging.getLogger("pitkit.server")
 
 #: How often a real-time bot that chose to wait looks again, at most.
 WAIT_POLL = 0.5
+
+#: The names bots go by at a table, by seat.
+BOT_NAMES = ("Ada", "Bix", "Cyd", "Dee", "Eko", "Fen", "Gil", "Hal", "Ivy", "Jax")
 
 
 def hash_token(token: str) -> str:
@@ -129,6 +133,15 @@ class Seat:
         """This seat as stored."""
         return SeatRecord(self.index, self.kind, self.bot, self.name, self.token_hash)
 
+    @property
+    def label(self) -> str:
+        """The name the table shows: the player's, the bot's given name, or "Seat n"."""
+        if self.kind == "player":
+            return self.name or f"Player {self.index + 1}"
+        if self.kind == "bot":
+            return BOT_NAMES[self.index % len(BOT_NAMES)]
+        return f"Seat {self.index + 1}"
+
     def info(self) -> dict[str, Any]:
         """This seat as anyone may see it."""
         return {
@@ -136,6 +149,7 @@ class Seat:
             "kind": self.kind,
             "bot": self.bot,
             "name": self.name,
+            "label": self.label,
             "connected": bool(self.conns),
             "away": self.away,
             "rematch": self.rematch,
@@ -252,13 +266,23 @@ class Table:
         for conn in self._conns():
             conn.send(text)
 
+    def _narrator(self, seat: int | None) -> Narrator:
+        return Narrator.named([s.label for s in self.seats], seat)
+
+    def _worded(self, events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+        """Events as `seat` saw them, each with its words (`Game.narrate`) in ``text``."""
+        say = self._narrator(seat)
+        return [{**event, "text": self.game.narrate(event, say)} for event in events]
+
     def _sync_message(self, seat: int | None) -> dict[str, Any]:
         assert self.match is not None
+        view = self.match.view(seat)
+        view["history"] = self._worded(view.get("history", []), seat)
         return {
             "type": "sync",
             "match": self.match_no,
             "version": self.version,
-            "view": self.match.view(seat),
+            "view": view,
         }
 
     def _update_message(self, seat: int | None, since: int, view: bool = False) -> dict[str, Any]:
@@ -275,7 +299,7 @@ class Table:
             "match": self.match_no,
             "from": since,
             "version": self.version,
-            "events": [event.seen_by(seat) for event in match.log[start:]],
+            "events": self._worded([event.seen_by(seat) for event in match.log[start:]], seat),
             "to_act": sorted(to_act),
             "legal": (
                 [str(a) for a in match.legal_actions(seat)]
@@ -672,7 +696,9 @@ class Table:
             bot = self._standins.get(index)
             if bot is None:
                 names = bot_registry.names(self.game)
-                name = self.settings.standin if self.settings.standin in names else names[-1]
+                name = (
+                    self.settings.standin if self.settings.standin in names else self.game.opponent
+                )
                 bot = self._standins[index] = bot_registry.make(
                     self.game, name, secrets.randbits(32)
                 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pitkit.cards import Card, parse_cards, standard_deck
 from pitkit.core import Chance
-from pitkit.games.acepit import Hand, Rules
+from pitkit.games.acepit import AcePitHand, Rules
 
 C = Card.parse
 
@@ -30,8 +30,8 @@ def deck_for(hands: dict[int, str], stock: str = "", dealer: int = 0) -> list[Ca
 
 def stacked_hand(
     hands: dict[int, str], stock: str = "", *, dealer: int = 0, rules: Rules | None = None
-) -> Hand:
+) -> AcePitHand:
     """A hand of Ace Pit dealt from a stacked deck."""
     chance = Chance(0)
     chance.queue_shuffle([int(c) for c in deck_for(hands, stock, dealer)])
-    return Hand(rules or Rules(), 2, dealer, chance)
+    return AcePitHand(rules or Rules(), 2, dealer, chance)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 
 from pitkit import bots as bot_registry
-from pitkit.arena import play, simulate
+from pitkit.arena import simulate
 from pitkit.cards import Card
 from pitkit.games import acepit
 from pitkit.games.acepit import GreedyBot, LookaheadBot, Respond
 from pitkit.games.acepit.bots import play_out, unseen_cards
+from pitkit.play import play_match
 from tests.games.acepit.helpers import stacked_hand
 
 C = Card.parse
@@ -39,15 +40,15 @@ def test_greedy_leads_to_deny_and_sees_only_its_own_seat() -> None:
     # The same seat view with the hidden cards dealt differently: same choice.
     for seed in range(5):
         other = hand.redeal_unseen(1, seed)
-        assert other.hands[0] != hand.hands[0]
+        assert other.cards[0] != hand.cards[0]
         assert GreedyBot(3).choose(other, 1) == choice
-    assert unseen_cards(hand, 1) == sorted(hand.hands[0] + hand.stock)
+    assert unseen_cards(hand, 1) == sorted(hand.cards[0] + hand.stock)
 
 
 def test_lookahead_takes_a_sure_gain_in_the_last_trick() -> None:
     hand = stacked_hand({1: "8H", 0: "9H"}, dealer=0)
     rng = random.Random(0)
-    while len(hand.hands[0]) > 1:
+    while len(hand.cards[0]) > 1:
         seat = next(iter(hand.to_act))
         hand.apply(seat, rng.choice(hand.legal_actions(seat)))
     seat = next(iter(hand.to_act))
@@ -68,7 +69,7 @@ def test_the_look_ahead_model_sees_when_winning_a_trick_costs_more() -> None:
 
 def test_both_bots_play_whole_games_legally() -> None:
     match = GAME.new_match(rules={"hands": 2}, seed=8)
-    decisions = play(match, [LookaheadBot(1, samples=3), GreedyBot(2)], 8)
+    decisions = play_match(match, [LookaheadBot(1, samples=3), GreedyBot(2)], 8)
     assert match.is_over and decisions == 2 * 7 * 2  # hands x tricks x (lead, response)
 
 

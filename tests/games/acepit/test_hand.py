@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from pitkit.cards import Card, standard_deck
 from pitkit.core import Chance, IllegalAction
 from pitkit.games import acepit
-from pitkit.games.acepit import Hand, Lead, Phase, Respond, Rules
+from pitkit.games.acepit import AcePitHand, Lead, Phase, Respond, Rules
 from pitkit.games.acepit.bots import _lead_against, play_out
 from pitkit.games.acepit.scoring import best_response
 from tests.games.acepit.helpers import stacked_hand
@@ -29,8 +29,8 @@ def respond(text: str) -> Respond:
 
 
 def test_seven_cards_each_the_rest_is_the_stock() -> None:
-    hand = Hand(Rules(), 2, 0, Chance(5))
-    assert [len(h) for h in hand.hands] == [7, 7]
+    hand = AcePitHand(Rules(), 2, 0, Chance(5))
+    assert [len(h) for h in hand.cards] == [7, 7]
     assert len(hand.stock) == 52 - 14
     cards = [c for zone in hand.zones().values() for c in zone]
     assert Counter(cards) == Counter(standard_deck())
@@ -40,9 +40,9 @@ def test_dealt_one_at_a_time_and_the_non_dealer_leads() -> None:
     chance = Chance(0)
     chance.queue_shuffle(range(52))  # the pack as it comes: 2C 3C 4C ...
     deck = standard_deck()
-    hand = Hand(Rules(), 2, 1, chance)
-    assert hand.hands[0] == deck[0:14:2]  # the non-dealer is dealt first
-    assert hand.hands[1] == deck[1:14:2]
+    hand = AcePitHand(Rules(), 2, 1, chance)
+    assert hand.cards[0] == deck[0:14:2]  # the non-dealer is dealt first
+    assert hand.cards[1] == deck[1:14:2]
     assert hand.stock[-1] == deck[14]  # the top of the stock is the end of the list
     assert hand.to_act == {0} and hand.phase is Phase.LEAD
     assert hand.view(None)["leader"] == 0
@@ -50,7 +50,7 @@ def test_dealt_one_at_a_time_and_the_non_dealer_leads() -> None:
 
 def test_only_two_players() -> None:
     with pytest.raises(ValueError, match="2 players"):
-        Hand(Rules(), 3, 0, Chance(1))
+        AcePitHand(Rules(), 3, 0, Chance(1))
 
 
 # -- Tricks ----------------------------------------------------------------------
@@ -88,7 +88,7 @@ def test_throw_away_is_always_allowed() -> None:
     hand = stacked_hand({1: "8H", 0: "9H 7H AS"}, dealer=0)
     hand.apply(1, "lead 8H")
     legal = hand.legal_actions(0)
-    assert all(Respond((c,)) in legal for c in hand.hands[0])
+    assert all(Respond((c,)) in legal for c in hand.cards[0])
 
 
 def test_a_led_ace_beaten_only_by_an_ace_a_double_fork_or_an_even_stevens() -> None:
@@ -111,9 +111,9 @@ def test_after_two_cards_the_responder_picks_up_the_top_of_the_stock() -> None:
     hand.apply(1, "lead 8H")
     hand.apply(0, "respond 9H 7H")
     assert hand.points == [95, 0]
-    assert C("KS") in hand.hands[0]
+    assert C("KS") in hand.cards[0]
     assert hand.stock[-1] == C("QS")
-    assert [len(h) for h in hand.hands] == [6, 6]
+    assert [len(h) for h in hand.cards] == [6, 6]
     draw = hand.log[-1]
     assert draw.type == "draw"
     assert draw.seen_by(0)["card"] == "KS"
@@ -124,16 +124,16 @@ def test_the_leader_never_draws() -> None:
     hand = stacked_hand({1: "8H", 0: "7H 9H"}, dealer=0)
     hand.apply(1, "lead 8H")
     hand.apply(0, "respond 7H 9H")
-    assert len(hand.hands[1]) == 6  # 7 dealt, one led, none drawn
+    assert len(hand.cards[1]) == 6  # 7 dealt, one led, none drawn
 
 
-def play_hand(hand: Hand, rng: random.Random, prefer_pairs: bool) -> list[int]:
+def play_hand(hand: AcePitHand, rng: random.Random, prefer_pairs: bool) -> list[int]:
     """Play a hand to its end; return the stock's size after each trick."""
     stock_sizes = []
     while not hand.is_over:
         seat = next(iter(hand.to_act))
         if hand.phase is Phase.LEAD:
-            assert len(hand.hands[0]) == len(hand.hands[1]), "unequal hands at a lead"
+            assert len(hand.cards[0]) == len(hand.cards[1]), "unequal hands at a lead"
         actions = hand.legal_actions(seat)
         pairs = [a for a in actions if isinstance(a, Respond) and len(a.cards) == 2]
         hand.apply(seat, rng.choice(pairs if prefer_pairs and pairs else actions))
@@ -149,10 +149,10 @@ def test_every_hand_is_exactly_7_tricks_and_the_stock_never_runs_out(
 ) -> None:
     # "The game is played over 11 hands, each of 7 tricks (guaranteed to be 7,
     # due to the pick-up rule)." Pairs played whenever possible draw the most.
-    hand = Hand(Rules(), 2, dealer, Chance(seed))
+    hand = AcePitHand(Rules(), 2, dealer, Chance(seed))
     stock_sizes = play_hand(hand, random.Random(seed), prefer_pairs)
     assert len(hand.tricks) == 7 == len(stock_sizes)
-    assert hand.hands == [[], []]
+    assert hand.cards == [[], []]
     assert len(hand.stock) >= 38 - 6  # at most one pick-up in each of tricks 1-6
     assert len(hand.played) + len(hand.stock) == 52
     assert sum(hand.points) == sum(t.score.points for t in hand.tricks)
@@ -160,12 +160,12 @@ def test_every_hand_is_exactly_7_tricks_and_the_stock_never_runs_out(
 
 
 def test_the_seventh_trick_has_one_card_each() -> None:
-    hand = Hand(Rules(), 2, 0, Chance(11))
+    hand = AcePitHand(Rules(), 2, 0, Chance(11))
     rng = random.Random(1)
     while len(hand.tricks) < 6:
         seat = next(iter(hand.to_act))
         hand.apply(seat, rng.choice(hand.legal_actions(seat)))
-    assert [len(h) for h in hand.hands] == [1, 1]
+    assert [len(h) for h in hand.cards] == [1, 1]
     seat = hand.leader
     hand.apply(seat, hand.legal_actions(seat)[0])
     assert len(hand.legal_actions(1 - seat)) == 1
@@ -232,6 +232,8 @@ def test_hidden_running_score_hides_points_until_the_hand_ends() -> None:
 
 
 def test_views_are_json_and_the_text_render_works() -> None:
+    from pitkit.core.narrate import Narrator
+
     match = acepit.GAME.new_match(seed=4)
     rng = random.Random(4)
     for _ in range(30):
@@ -241,7 +243,7 @@ def test_views_are_json_and_the_text_render_works() -> None:
         text = acepit.render(view)
         assert "Your hand" in text
         for event in match.log:
-            acepit.describe(event.seen_by(seat))
+            acepit.describe(event.seen_by(seat), Narrator.seats(2, seat))
         match.apply(seat, rng.choice(match.legal_actions(seat)))
 
 
@@ -251,18 +253,18 @@ def test_views_are_json_and_the_text_render_works() -> None:
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), dealer=st.integers(0, 1))
 def test_play_out_predicts_the_real_hand(seed: int, dealer: int) -> None:
-    hand = Hand(Rules(), 2, dealer, Chance(seed))
+    hand = AcePitHand(Rules(), 2, dealer, Chance(seed))
     leader = hand.leader
-    first = _lead_against(hand.hands[leader], hand.hands[1 - leader])
-    predicted = play_out(hand.hands, hand.stock, leader, None, (first,), 0)
+    first = _lead_against(hand.cards[leader], hand.cards[1 - leader])
+    predicted = play_out(hand.cards, hand.stock, leader, None, (first,), 0)
     while not hand.is_over:
         seat = next(iter(hand.to_act))
         if hand.phase is Phase.LEAD:
             card = (
-                first if not hand.tricks else _lead_against(hand.hands[seat], hand.hands[1 - seat])
+                first if not hand.tricks else _lead_against(hand.cards[seat], hand.cards[1 - seat])
             )
             hand.apply(seat, Lead(Card(card)))
         else:
-            _, a, b = best_response(hand.table[0], hand.hands[seat])
+            _, a, b = best_response(hand.table[0], hand.cards[seat])
             hand.apply(seat, Respond((Card(a),) if b < 0 else (Card(a), Card(b))))
     assert hand.points[0] - hand.points[1] == predicted

@@ -10,7 +10,7 @@ import pytest
 
 from pitkit.core import BadOption, Match, Outcome
 from pitkit.games import acepit, get
-from pitkit.games.acepit import AcePitMatch, Hand, Rules
+from pitkit.games.acepit import AcePitHand, AcePitMatch, Rules
 
 GAME = acepit.GAME
 
@@ -36,7 +36,7 @@ def test_eleven_hands_with_alternating_deal() -> None:
     match = GAME.new_match(seed=9)
     assert isinstance(match, AcePitMatch)
     first = match.dealer
-    dealers: list[tuple[Hand, int]] = []
+    dealers: list[tuple[AcePitHand, int]] = []
     rng = random.Random(2)
     while not match.is_over:
         seat = next(iter(match.to_act))

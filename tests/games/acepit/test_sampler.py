@@ -8,6 +8,8 @@ from pitkit.bots import make
 from pitkit.games import acepit
 from pitkit.games.acepit import current_hand
 
+GAME = acepit.GAME
+
 
 def test_samples_look_the_same_and_deal_only_the_unseen_cards() -> None:
     game = acepit.GAME
@@ -19,10 +21,10 @@ def test_samples_look_the_same_and_deal_only_the_unseen_cards() -> None:
         match.apply(seat, bots[seat].choose(match, seat))
         hand = current_hand(match)
         for viewer in (0, 1):
-            other = match.sample_unseen(viewer, rng)
+            other = GAME.sample_unseen(match, viewer, rng)
             sampled = current_hand(other)
             assert other.view(viewer) == match.view(viewer)
-            assert sampled.hands[viewer] == hand.hands[viewer]
+            assert sampled.cards[viewer] == hand.cards[viewer]
             assert sampled.played == hand.played and sampled.table == hand.table
-            hidden = sorted(hand.hands[1 - viewer] + hand.stock)
-            assert sorted(sampled.hands[1 - viewer] + sampled.stock) == hidden
+            hidden = sorted(hand.cards[1 - viewer] + hand.stock)
+            assert sorted(sampled.cards[1 - viewer] + sampled.stock) == hidden

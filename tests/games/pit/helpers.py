@@ -10,7 +10,7 @@ from typing import Any
 from pitkit.cards import PitCard
 from pitkit.core import Chance, Event
 from pitkit.games import get
-from pitkit.games.pit import Hand, PitMatch, Rules, SensibleTrader
+from pitkit.games.pit import PitHand, PitMatch, Rules, SensibleTrader
 from pitkit.games.pit.market import KINDS, describe_cards
 
 
@@ -50,12 +50,14 @@ def stack(chance: Chance, rules: Rules, hands: list[str], dealer: int) -> None:
     chance.queue_shuffle(order)
 
 
-def stacked_hand(hands: list[str], dealer: int = 0, *, opened: bool = True, **options: Any) -> Hand:
+def stacked_hand(
+    hands: list[str], dealer: int = 0, *, opened: bool = True, **options: Any
+) -> PitHand:
     """A hand with exactly `hands` dealt (seat by seat), opened unless told not to."""
     rules = Rules.from_options(options)
     chance = Chance(1)
     stack(chance, rules, hands, dealer)
-    hand = Hand(rules, len(hands), dealer, chance)
+    hand = PitHand(rules, len(hands), dealer, chance)
     if opened:
         hand.apply(dealer, "open")
     return hand
@@ -75,14 +77,14 @@ def stacked_match(
     return match
 
 
-def holding(hand: Hand, seat: int) -> str:
+def holding(hand: PitHand, seat: int) -> str:
     """What `seat` holds (its offer included), as ``3 wheat, 2 corn``."""
     counts = hand.holding(seat)
     return describe_cards(k for i, k in enumerate(KINDS) for _ in range(counts[i]))
 
 
 def trade_in_turns(
-    hand: Hand, bots: Sequence[Any], rng: random.Random, trades: int, actions: int = 10**6
+    hand: PitHand, bots: Sequence[Any], rng: random.Random, trades: int, actions: int = 10**6
 ) -> None:
     """Let `bots` trade, a random seat at a time, until the hand has
     `trades` trades or is over, or `actions` actions are taken."""
@@ -93,10 +95,10 @@ def trade_in_turns(
         hand.apply(seat, bots[seat].act(hand, seat) or bots[seat].choose(hand, seat))
 
 
-def sensible_hand(seed: int, trades: int, players: int = 4) -> Hand:
+def sensible_hand(seed: int, trades: int, players: int = 4) -> PitHand:
     """A hand of `sensible` traders, played in turns until `trades` trades."""
     match = get("pit").new_match(players, {"hand_limit": 1}, seed=seed)
     hand = match.hand
-    assert isinstance(hand, Hand)
+    assert isinstance(hand, PitHand)
     trade_in_turns(hand, [SensibleTrader(s) for s in range(players)], random.Random(seed), trades)
     return hand

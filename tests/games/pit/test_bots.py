@@ -7,29 +7,29 @@ import random
 
 import pytest
 
+from pit_survey import survey
 from pitkit import bots as bot_registry
 from pitkit import games
 from pitkit.bots import RandomBot
 from pitkit.games.pit import (
     Accept,
     Corner,
-    Hand,
     Offer,
     Open,
+    PitHand,
     RandomTrader,
     SensibleTrader,
     StrongTrader,
     Withdraw,
 )
-from pitkit.realtime.runner import RealtimeBot, VirtualRun
-from pitkit.realtime.survey import survey
+from pitkit.play.realtime import RealtimeBot, VirtualRun
 from tests.games.pit.helpers import stacked_hand
 
 GAME = games.get("pit")
 TRADERS = [RandomTrader, SensibleTrader, StrongTrader]
 
 
-def bull_and_bear_table() -> Hand:
+def bull_and_bear_table() -> PitHand:
     """A Bull & Bear table just opened: seat 1, who collects barley, holds the Bear."""
     return stacked_hand(
         [
@@ -43,7 +43,7 @@ def bull_and_bear_table() -> Hand:
     )
 
 
-def barley_offered() -> Hand:
+def barley_offered() -> PitHand:
     """That table, where seat 2 has just offered one barley."""
     hand = bull_and_bear_table()
     hand.apply(2, "offer 1 barley")

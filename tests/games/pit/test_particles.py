@@ -6,7 +6,7 @@ import random
 
 from pitkit.cards import Commodity
 from pitkit.games import get
-from pitkit.games.pit import Accept, Hand, Offer, SensibleTrader
+from pitkit.games.pit import Accept, Offer, PitHand, SensibleTrader
 from pitkit.games.pit.market import GOODS, KINDS, Lot, lot_of
 from pitkit.games.pit.particles import (
     Particle,
@@ -16,6 +16,8 @@ from pitkit.games.pit.particles import (
     keenness,
 )
 from tests.games.pit.helpers import cards, sensible_hand, trade_in_turns
+
+GAME = get("pit")
 
 
 def counts(text: str) -> list[int]:
@@ -54,7 +56,7 @@ def test_sensible_traders_offer_and_pay_as_the_filter_expects_them_to() -> None:
     for seed in range(8):
         match = get("pit").new_match(4, {"hand_limit": 1}, seed=seed)
         hand = match.hand
-        assert isinstance(hand, Hand)
+        assert isinstance(hand, PitHand)
         bots = [SensibleTrader(s) for s in range(4)]
         rng = random.Random(seed)
         for _ in range(400):
@@ -132,7 +134,7 @@ def test_it_names_what_sensible_traders_collect_far_more_often_than_a_random_dea
             continue
         rng = random.Random(seed)
         for _ in range(4):
-            sample, random_deal = hand.sample_unseen(0, rng), hand.redeal_unseen(0, rng)
+            sample, random_deal = GAME.sample_unseen(hand, 0, rng), hand.redeal_unseen(0, rng)
             for s in (1, 2, 3):
                 truth = leader(hand.holding(s))
                 read += leader(sample.holding(s)) == truth

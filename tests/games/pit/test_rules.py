@@ -9,14 +9,14 @@ import pytest
 from pitkit import games
 from pitkit.cards import Commodity, PitCard
 from pitkit.core import BadAction, BadOption, IllegalAction
-from pitkit.games.pit import PENALTY, Accept, Corner, Hand, Offer, Phase, Rules
+from pitkit.games.pit import PENALTY, Accept, Corner, Offer, Phase, PitHand, Rules
 from pitkit.games.pit.market import Lot
 from tests.games.pit.helpers import holding, stacked_hand, stacked_match
 
 GAME = games.get("pit")
 
 
-def points(hand: Hand) -> list[int]:
+def points(hand: PitHand) -> list[int]:
     return list(hand.points)
 
 

@@ -7,16 +7,18 @@ from collections import Counter
 
 from pitkit.cards import Commodity
 from pitkit.games import get
-from pitkit.games.pit import Accept, Hand
+from pitkit.games.pit import Accept, PitHand
+from pitkit.games.pit.belief import _collect, _jitter, known_holdings, traded_cards
 from pitkit.games.pit.market import GOODS, KINDS, Lot, lot_of
 from pitkit.games.pit.particles import Particle
-from pitkit.games.pit.sampler import _collect, _jitter, known_holdings, traded_cards
 from tests.games.pit.helpers import holding, sensible_hand, stacked_hand
+
+GAME = get("pit")
 
 HANDS = ["5 wheat, 4 barley", "5 barley, 4 corn", "5 corn, 4 wheat"]
 
 
-def traded() -> Hand:
+def traded() -> PitHand:
     """Seat 0 gives 3 wheat to seat 1 for 3 barley; then seat 1 and seat 2 trade 1 card."""
     hand = stacked_hand(HANDS, dealer=2)
     hand.apply(0, "offer 3 wheat")
@@ -25,7 +27,7 @@ def traded() -> Hand:
     return hand
 
 
-def everything(hand: Hand) -> Counter[object]:
+def everything(hand: PitHand) -> Counter[object]:
     return Counter(card for cards in hand.zones().values() for card in cards)
 
 
@@ -37,7 +39,7 @@ def test_cards_given_to_a_trader_stay_with_them() -> None:
     assert bounds[1][barley] == 0  # what seat 1 gave seat 0 is not theirs any more
     assert sum(bounds[2]) == 0  # seat 0 has seen nothing of seat 2's cards
     for seed in range(30):
-        sample = hand.sample_unseen(0, random.Random(seed))
+        sample = GAME.sample_unseen(hand, 0, random.Random(seed))
         assert sample.holding(1)[wheat] >= 3
 
 
@@ -46,7 +48,7 @@ def test_a_trade_between_others_lowers_the_bounds_by_its_size() -> None:
     hand.apply(2, "accept 1 wheat")  # seat 1's 2 corn for 2 of seat 2's wheat
     bounds = known_holdings(hand, 0)
     assert bounds[1][0] == 1  # seat 1 may have paid with up to 2 of the 3 wheat
-    sample = hand.sample_unseen(0, random.Random(1))
+    sample = GAME.sample_unseen(hand, 0, random.Random(1))
     assert sample.holding(1)[0] >= 1
 
 
@@ -54,7 +56,7 @@ def test_a_sample_looks_the_same_to_the_seat_and_keeps_every_card() -> None:
     hand = traded()
     for seat in range(3):
         for seed in range(10):
-            sample = hand.sample_unseen(seat, random.Random(seed))
+            sample = GAME.sample_unseen(hand, seat, random.Random(seed))
             assert sample.view(seat) == hand.view(seat)
             assert holding(sample, seat) == holding(hand, seat)
             assert everything(sample) == everything(hand)
@@ -63,7 +65,7 @@ def test_a_sample_looks_the_same_to_the_seat_and_keeps_every_card() -> None:
 def test_open_offers_stay_valid_lots_of_their_size() -> None:
     hand = traded()  # seat 1 offers 2 corn, unseen by seats 0 and 2
     for seed in range(30):
-        sample = hand.sample_unseen(0, random.Random(seed))
+        sample = GAME.sample_unseen(hand, 0, random.Random(seed))
         offer = sample.offers[1]
         assert len(offer.cards) == 2
         Lot.of(offer.cards)  # raises if the cards mix commodities
@@ -76,8 +78,8 @@ def test_it_never_peeks() -> None:
     hand = traded()
     other = hand.redeal_unseen(0, 5)
     assert hand.zones() != other.zones()
-    first = hand.sample_unseen(0, random.Random(3))
-    second = other.sample_unseen(0, random.Random(3))
+    first = GAME.sample_unseen(hand, 0, random.Random(3))
+    second = GAME.sample_unseen(other, 0, random.Random(3))
     assert first.zones() == second.zones()
 
 
@@ -92,9 +94,9 @@ def test_samples_from_random_trading_are_consistent() -> None:
             seat = rng.choice(sorted(match.to_act))
             match.apply(seat, rng.choice(match.legal_actions(seat)))
         hand = match.hand
-        assert isinstance(hand, Hand)
+        assert isinstance(hand, PitHand)
         for seat in range(4):
-            sample = hand.sample_unseen(seat, random.Random(seed))
+            sample = GAME.sample_unseen(hand, seat, random.Random(seed))
             assert sample.view(seat) == hand.view(seat)
             assert everything(sample) == everything(hand)
             bounds = known_holdings(hand, seat)
@@ -126,7 +128,7 @@ def test_traders_who_traded_are_sampled_gathering_their_collection() -> None:
         rng = random.Random(seed)
         others = range(1, 4)
         true += sum(lead(hand.holding(s)) for s in others)
-        sampled += sum(lead(hand.sample_unseen(0, rng).holding(s)) for s in others)
+        sampled += sum(lead(GAME.sample_unseen(hand, 0, rng).holding(s)) for s in others)
         scattered += sum(lead(hand.redeal_unseen(0, seed).holding(s)) for s in others)
     assert abs(sampled - true) < 0.1 * true
     assert scattered < 0.85 * true

@@ -16,9 +16,9 @@ from pitkit.core import read_log, write_log
 from pitkit.games.pit import (
     Accept,
     Corner,
-    Hand,
     Offer,
     PitAction,
+    PitHand,
     PitMatch,
     RandomTrader,
     SensibleTrader,
@@ -26,7 +26,7 @@ from pitkit.games.pit import (
     Withdraw,
 )
 from pitkit.games.pit.market import Lot, payable_lots
-from pitkit.realtime.runner import Arrival, VirtualRun
+from pitkit.play.realtime import Arrival, VirtualRun
 
 GAME = games.get("pit")
 
@@ -39,7 +39,7 @@ def check_market(match: PitMatch, full: Counter[PitCard]) -> None:
     """Cards conserved; every offer a valid lot held apart from its owner's hand."""
     assert deck(match) == full
     hand = match.current
-    assert isinstance(hand, Hand)
+    assert isinstance(hand, PitHand)
     for seat, offer in hand.offers.items():
         assert offer.seat == seat
         lot = Lot.of(offer.cards)  # one commodity, with at most the Bull and the Bear
@@ -94,7 +94,7 @@ def test_random_concurrent_traffic_keeps_the_market_sound(
     assert any("was taken by seat" in (a.reason or "") for a in refused), "no race was lost"
 
 
-def listed_afresh(hand: Hand, seat: int) -> list[PitAction]:
+def listed_afresh(hand: PitHand, seat: int) -> list[PitAction]:
     """The legal actions of a trading seat, worked out the plain way (T4, T5)."""
     actions: list[PitAction] = [Corner()] if hand.corner(seat) is not None else []
     held = hand.free[seat]

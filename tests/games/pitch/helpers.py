@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from pitkit.cards import Card, parse_cards, standard_deck
 from pitkit.core import Chance, Event
-from pitkit.games.pitch import Hand, Rules
+from pitkit.games.pitch import PitchHand, Rules
 from pitkit.games.pitch.state import HAND_SIZE, PACKET, run_size
 
 
@@ -71,13 +71,13 @@ def stacked_hand(
     seated: Sequence[int] | None = None,
     run: dict[int, str] | None = None,
     rules: Rules | None = None,
-) -> Hand:
+) -> PitchHand:
     """A hand of Pitch dealt from a stacked deck."""
     order = deck_for(hands, dealer=dealer, players=players, seated=seated, run=run)
-    return Hand(rules or Rules(), players, dealer, stacked_chance(order), seated=seated)
+    return PitchHand(rules or Rules(), players, dealer, stacked_chance(order), seated=seated)
 
 
-def play_all(hand: Hand, moves: str) -> None:
+def play_all(hand: PitchHand, moves: str) -> None:
     """Apply moves written ``"1:bid 2; 2:pass; 1:play AS"`` in turn."""
     for move in moves.split(";"):
         if move.strip():
@@ -85,7 +85,7 @@ def play_all(hand: Hand, moves: str) -> None:
             hand.apply(int(seat), action.strip())
 
 
-def play_tricks(hand: Hand, cards: str) -> None:
+def play_tricks(hand: PitchHand, cards: str) -> None:
     """Play cards in turn order, whoever is to play: ``"AS 2S 3S 4S KS ..."``."""
     for card in parse_cards(cards):
         hand.apply(hand.player, f"play {card}")

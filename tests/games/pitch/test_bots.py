@@ -48,8 +48,8 @@ def test_known_voids_come_from_discards_that_neither_follow_nor_trump() -> None:
     rng = random.Random(1)
     for _ in range(10):
         world = sample_world(hand, 1, rng)
-        assert not any(c.suit == Suit.SPADES for c in world.hands[2])
-        assert world.hands[1] == hand.hands[1]
+        assert not any(c.suit == Suit.SPADES for c in world.cards[2])
+        assert world.cards[1] == hand.cards[1]
         assert world.view(1) == hand.view(1)
 
 

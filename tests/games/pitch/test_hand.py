@@ -9,7 +9,7 @@ import pytest
 
 from pitkit.cards import Suit, parse_cards
 from pitkit.core import IllegalAction
-from pitkit.games.pitch import Bid, Hand, Pass, Phase, Play, Rules, Run, Sell, Steal, Take
+from pitkit.games.pitch import Bid, Pass, Phase, PitchHand, Play, Rules, Run, Sell, Steal, Take
 
 from .helpers import deck_for, play_all, play_tricks, stacked_chance, stacked_hand
 
@@ -25,11 +25,11 @@ def test_topic_4_one_deck_no_jokers_and_topic_9_six_each_three_at_a_time() -> No
     cards = [c for cards in zones.values() for c in cards]
     assert len(cards) == 52 and not any(c.is_joker for c in cards)
     for seat in range(4):
-        assert len(hand.hands[seat]) == 6
+        assert len(hand.cards[seat]) == 6
     # Three at a time from the dealer's left, ending with the dealer.
     deck = deck_for({}, dealer=0, players=4)
-    assert hand.hands[1][:3] == deck[0:3] and hand.hands[2][:3] == deck[3:6]
-    assert hand.hands[0][:3] == deck[9:12] and hand.hands[1][3:] == deck[12:15]
+    assert hand.cards[1][:3] == deck[0:3] and hand.cards[2][:3] == deck[3:6]
+    assert hand.cards[0][:3] == deck[9:12] and hand.cards[1][3:] == deck[12:15]
     assert hand.stock == deck[24:]
 
 
@@ -138,7 +138,7 @@ def test_topic_18_run_it_deals_three_more_or_two_with_six(players: int, more: in
     for seat in hand.order[:-1]:
         hand.apply(seat, "pass")
     hand.apply(0, "run")
-    assert all(len(hand.hands[s]) == 6 + more for s in range(players))
+    assert all(len(hand.cards[s]) == 6 + more for s in range(players))
     assert len(hand.stock) == stock - players * more
     assert hand.phase is Phase.REBIDDING and hand.high == 2 and hand.high_bidder == 0
 
@@ -146,7 +146,7 @@ def test_topic_18_run_it_deals_three_more_or_two_with_six(players: int, more: in
 def test_topic_18_tournament_runs_three_more() -> None:
     hand = stacked_hand({}, dealer=0, players=4, rules=Rules(mode="tournament"))
     play_all(hand, "1:pass; 2:pass; 3:pass; 0:run")
-    assert all(len(hand.hands[s]) == 9 for s in range(4))
+    assert all(len(hand.cards[s]) == 9 for s in range(4))
 
 
 def test_edge_run_it_hand_with_six_players() -> None:
@@ -155,8 +155,8 @@ def test_edge_run_it_hand_with_six_players() -> None:
     for seat in hand.order[:-1]:
         hand.apply(seat, "pass")
     hand.apply(0, "run")
-    assert parse_cards("AH KH") == hand.hands[1][6:]
-    assert parse_cards("2H 3H") == hand.hands[0][6:]
+    assert parse_cards("AH KH") == hand.cards[1][6:]
+    assert parse_cards("2H 3H") == hand.cards[0][6:]
     assert len(hand.stock) == 4
     # Others must now bid 3 or 4 (C5).
     assert hand.legal_actions(1) == [Pass(), Bid(3), Bid(4)]
@@ -250,7 +250,7 @@ def test_topic_25_a_player_out_of_the_suit_led_plays_anything() -> None:
     play_all(hand, "1:bid 2; 2:pass; 3:pass; 0:pass")
     play_tricks(hand, "AC KC QC JC")
     hand.apply(1, "play 2S")
-    assert {a.card for a in hand.legal_actions(2) if isinstance(a, Play)} == set(hand.hands[2])
+    assert {a.card for a in hand.legal_actions(2) if isinstance(a, Play)} == set(hand.cards[2])
 
 
 def test_topic_26_trump_in_at_any_time_even_holding_the_suit_led() -> None:
@@ -297,6 +297,6 @@ def test_illegal_actions_say_why_and_change_nothing() -> None:
 def test_a_hand_needs_two_to_six_seated_players_and_a_seated_dealer() -> None:
     chance = stacked_chance(deck_for({}))
     with pytest.raises(ValueError, match="not seated"):
-        Hand(Rules(), 4, 0, chance, seated=[1, 2])
+        PitchHand(Rules(), 4, 0, chance, seated=[1, 2])
     with pytest.raises(ValueError, match="2 to 6"):
-        Hand(Rules(), 4, 1, chance, seated=[1])
+        PitchHand(Rules(), 4, 1, chance, seated=[1])

@@ -299,5 +299,5 @@ def test_views_hide_other_hands_and_the_stock() -> None:
     assert view["stock"] == len(match.hand.stock)
     shown = set(view["hand"])
     for seat in (0, 2, 3):
-        assert not shown & {str(card) for card in match.hand.hands[seat]}
+        assert not shown & {str(card) for card in match.hand.cards[seat]}
     assert "hand" not in match.view(None)

@@ -37,26 +37,26 @@ def test_shown_voids_are_true_and_samples_keep_them() -> None:
                 continue
             voids = hand.shown_voids()
             for seat in hand.seated:
-                assert not {c // 13 for c in hand.hands[seat]} & voids[seat]
+                assert not {c // 13 for c in hand.cards[seat]} & voids[seat]
                 voids_seen += len(voids[seat])
             seat = rng.choice(hand.seated)
-            other = match.sample_unseen(seat, rng)
+            other = GAME.sample_unseen(match, seat, rng)
             sampled = current_hand(other)
             assert other.view(seat) == match.view(seat)
-            assert sampled.hands[seat] == hand.hands[seat]
+            assert sampled.cards[seat] == hand.cards[seat]
             assert sorted(c for z in other.zones().values() for c in z) == sorted(
                 c for z in match.zones().values() for c in z
             )
             for s in sampled.seated:
                 if s != seat:
-                    assert not {c // 13 for c in sampled.hands[s]} & voids[s]
+                    assert not {c // 13 for c in sampled.cards[s]} & voids[s]
     assert voids_seen > 20
 
 
 def test_samples_depend_only_on_what_the_seat_sees() -> None:
     for match in positions(3)[5:60:9]:
         seat = min(match.to_act)
-        other = match.sample_unseen(seat, random.Random(3))
-        a = match.sample_unseen(seat, random.Random(8))
-        b = other.sample_unseen(seat, random.Random(8))
+        other = GAME.sample_unseen(match, seat, random.Random(3))
+        a = GAME.sample_unseen(match, seat, random.Random(8))
+        b = GAME.sample_unseen(other, seat, random.Random(8))
         assert a.zones() == b.zones()

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from pitkit.cards import Card, parse_cards, standard_deck
 from pitkit.core import Chance
-from pitkit.games.pits import Hand, Rules
+from pitkit.games.pits import PitsHand, Rules
 
 DECK = standard_deck(jokers=True)
 
@@ -31,8 +31,8 @@ def stacked(
     dealer: int = 0,
     rules: Rules | None = None,
     places: Sequence[int] | None = None,
-) -> Hand:
+) -> PitsHand:
     """A Pits hand whose deal gives the listed seats the listed cards."""
     chance = Chance(0)
     chance.queue_shuffle([DECK.index(c) for c in deal_order(hands, dealer)])
-    return Hand(rules or Rules(), dealer, chance, places=places)
+    return PitsHand(rules or Rules(), dealer, chance, places=places)

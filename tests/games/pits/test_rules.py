@@ -275,11 +275,11 @@ def test_the_lucky_hand_goes_out_in_one_move_from_the_lead() -> None:
     # run from 5 to Ace and go out in one move."
     lucky = "RJ AD KS JS TH 9H 8C 7H 6D 5C"
     hand = stacked({0: lucky}, dealer=0)
-    assert len(hand.hands[0]) == 10  # the dealer is dealt 10
+    assert len(hand.cards[0]) == 10  # the dealer is dealt 10
     run = read_meld(lucky, "run")
     assert run.wild_positions == (12,) and run.top == "A" and run.size == 10
     hand.apply(0, f"play run {lucky}")
-    assert hand.hands[0] == [] and hand.finished == [0]
+    assert hand.cards[0] == [] and hand.finished == [0]
 
 
 def test_first_place_specimen() -> None:
@@ -314,8 +314,8 @@ def test_fifth_place_specimen() -> None:
     hand.apply(0, "give QC")
     assert hand.phase is Phase.FOURTH_TAKES
     hand.apply(4, "take QC")  # 4th takes one; 5th is left the 4S
-    assert Card.parse("4S") in hand.hands[1] and Card.RJ not in hand.hands[1]
-    mine = hand.hands[1]
+    assert Card.parse("4S") in hand.cards[1] and Card.RJ not in hand.cards[1]
+    mine = hand.cards[1]
     for run, suited in (("3D 4S 5C", False), ("8S 9D TH", False), ("QS KS AS", True)):
         meld = read_as(run, "run")
         assert meld is not None and meld.suited is suited
@@ -338,7 +338,7 @@ def test_strategy_note_weak_joker_takes_the_meld_when_the_strong_one_is_gone() -
 
 def test_deal_gives_the_dealer_ten_and_everyone_else_eleven() -> None:
     hand = stacked({}, dealer=2)
-    assert [len(h) for h in hand.hands] == [11, 11, 10, 11, 11]
+    assert [len(h) for h in hand.cards] == [11, 11, 10, 11, 11]
     assert hand.to_act == {2}  # "The dealer initially leads"
 
 
@@ -403,7 +403,7 @@ def test_when_the_last_player_went_out_the_next_player_to_the_left_leads() -> No
     # "If the player who played last goes out (and all the other players have
     # passed) then the player to his left proceeds."
     hand = stacked({0: "AS"}, dealer=0)
-    hand.hands[0] = [Card.parse("AS")]
+    hand.cards[0] = [Card.parse("AS")]
     hand.apply(0, "play single AS")
     assert hand.finished == [0]
     for seat in (1, 2, 3, 4):
@@ -414,8 +414,8 @@ def test_when_the_last_player_went_out_the_next_player_to_the_left_leads() -> No
 def test_players_who_are_out_are_skipped() -> None:
     hand = stacked({0: "KS 4S", 1: "AS", 2: "3D 5D"}, dealer=0)
     ace = Card.parse("AS")
-    hand.played += [c for c in hand.hands[1] if c != ace]  # seat 1 is down to its last card
-    hand.hands[1] = [ace]
+    hand.played += [c for c in hand.cards[1] if c != ace]  # seat 1 is down to its last card
+    hand.cards[1] = [ace]
     hand.apply(0, "play single 4S")
     hand.apply(1, "play single AS")
     assert hand.finished == [1]
@@ -452,8 +452,8 @@ def test_the_exchange_before_later_hands() -> None:
     assert hand.phase is Phase.GIVE_HIGHEST and hand.to_act == {4, 2}
     # Each gives a card of their highest rank; between equal cards the giver chooses.
     options = hand.legal_actions(2)
-    top = max(pits.pits_rank(c) for c in hand.hands[2])
-    assert options == [Give(c) for c in hand.hands[2] if pits.pits_rank(c) == top]
+    top = max(pits.pits_rank(c) for c in hand.cards[2])
+    assert options == [Give(c) for c in hand.cards[2] if pits.pits_rank(c) == top]
     with pytest.raises(IllegalAction, match="highest"):
         hand.apply(4, "give 5C")
     hand.apply(4, "give RJ")
@@ -464,20 +464,20 @@ def test_the_exchange_before_later_hands() -> None:
     hand.apply(3, "take RJ")
     given = highest[0]
     assert isinstance(given, Give)
-    assert Card.RJ in hand.hands[3] and given.card in hand.hands[1]
+    assert Card.RJ in hand.cards[3] and given.card in hand.cards[1]
     assert hand.to_act == {3, 1}
-    hand.apply(1, f"give {hand.hands[1][0]}")
+    hand.apply(1, f"give {hand.cards[1][0]}")
     # Each choice is hidden until both have chosen.
     assert "give (face down)" in str(hand.log[-1].seen_by(3))
-    assert str(hand.hands[1][0]) not in str(hand.view(3))
-    hand.apply(3, f"give {hand.hands[3][0]}")
+    assert str(hand.cards[1][0]) not in str(hand.view(3))
+    hand.apply(3, f"give {hand.cards[3][0]}")
     revealed = next(e for e in hand.log if e.type == "revealed")
     assert len(revealed.seen_by(None)["cards"]) == 2  # then both are shown
     assert hand.to_act == {4}
     pick = hand.legal_actions(4)[0]
     hand.apply(4, pick)
     assert hand.phase.value == "play" and hand.to_act == {0}  # the dealer, 3rd, leads
-    assert [len(h) for h in hand.hands] == [10, 11, 11, 11, 11]
+    assert [len(h) for h in hand.cards] == [10, 11, 11, 11, 11]
 
 
 def test_take_only_an_offered_card() -> None:
@@ -485,7 +485,7 @@ def test_take_only_an_offered_card() -> None:
     hand.apply(4, hand.legal_actions(4)[0])
     hand.apply(2, hand.legal_actions(2)[0])
     with pytest.raises(IllegalAction, match="not one of the cards"):
-        hand.apply(3, Take(hand.hands[3][0]))
+        hand.apply(3, Take(hand.cards[3][0]))
     assert len(hand.legal_actions(3)) == 2
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pitkit.cards import Card, parse_cards, standard_deck
 from pitkit.core import Chance
-from pitkit.games.pittypat import Hand, Rules
+from pitkit.games.pittypat import PittyPatHand, Rules
 
 
 def deck_for(
@@ -41,15 +41,15 @@ def stacked_hand(
     dealer: int = 0,
     players: int = 3,
     rules: Rules | None = None,
-) -> Hand:
+) -> PittyPatHand:
     """A hand of Pitty Pat dealt from a stacked deck."""
     chance = Chance(0)
     deck = standard_deck()
     chance.queue_shuffle([deck.index(c) for c in deck_for(hands, up, stock, dealer, players)])
-    return Hand(rules or Rules(), players, dealer, chance)
+    return PittyPatHand(rules or Rules(), players, dealer, chance)
 
 
-def queue_pile_shuffle(hand: Hand, order: str) -> None:
+def queue_pile_shuffle(hand: PittyPatHand, order: str) -> None:
     """Make the next reshuffle of `hand`'s pile give `order`, the new stock top
     first: its first card is turned up to start the new pile, the next is drawn."""
     wanted = parse_cards(order)

@@ -11,7 +11,7 @@ import pytest
 from pitkit.cards import Card, parse_cards, standard_deck
 from pitkit.core import BadOption, Chance, IllegalAction, Match
 from pitkit.games import pittypat
-from pitkit.games.pittypat import Draw, Hand, MatchCard, Phase, Rules
+from pitkit.games.pittypat import Draw, MatchCard, Phase, PittyPatHand, Rules
 from tests.games.pittypat.helpers import queue_pile_shuffle, stacked_hand
 
 C = Card.parse
@@ -36,7 +36,7 @@ def test_other_numbers_of_players_are_refused(players: int) -> None:
 
 def test_one_standard_pack_without_jokers() -> None:
     # "One standard 52 card deck, with no jokers."
-    hand = Hand(Rules(), 4, 0, GAME.new_match(4, seed=5).chance)
+    hand = PittyPatHand(Rules(), 4, 0, GAME.new_match(4, seed=5).chance)
     cards = [c for zone in hand.zones().values() for c in zone]
     assert Counter(cards) == Counter(standard_deck())
     assert not any(c.is_joker for c in cards)
@@ -51,11 +51,11 @@ def test_deal_one_at_a_time_from_the_dealers_left() -> None:
     chance = Chance(0)
     chance.queue_shuffle(range(52))  # the pack as it comes: 2C 3C 4C ...
     order = standard_deck()
-    hand = Hand(Rules(), 3, 1, chance)
-    assert hand.hands[2] == order[0:15:3]  # seat 2, left of dealer 1, gets cards 1, 4, 7 ...
-    assert hand.hands[0] == order[1:15:3]
-    assert hand.hands[1] == order[2:15:3]  # the dealer is dealt last
-    assert all(len(h) == 5 for h in hand.hands)
+    hand = PittyPatHand(Rules(), 3, 1, chance)
+    assert hand.cards[2] == order[0:15:3]  # seat 2, left of dealer 1, gets cards 1, 4, 7 ...
+    assert hand.cards[0] == order[1:15:3]
+    assert hand.cards[1] == order[2:15:3]  # the dealer is dealt last
+    assert all(len(h) == 5 for h in hand.cards)
     assert hand.pile == [order[15]]
 
 
@@ -92,7 +92,7 @@ def test_matching_discards_the_match_and_one_more_card_which_becomes_the_top() -
     hand = stacked_hand({1: "9H 2C 4D 6S 8H"}, up="9C")
     assert MatchCard(C("9H"), C("4D")) in hand.legal_actions(1)
     hand.apply(1, "match 9H 4D")
-    assert hand.hands[1] == parse_cards("2C 6S 8H")
+    assert hand.cards[1] == parse_cards("2C 6S 8H")
     assert hand.top == C("4D")
     assert hand.pile == parse_cards("9C 9H 4D")  # the pair goes onto the pile (Y3 off)
     assert hand.to_act == {2}
@@ -142,7 +142,7 @@ def test_a_drawn_card_that_does_not_match_ends_the_turn() -> None:
     # discards."
     hand = stacked_hand({1: "2C 4D 6S 8H TH"}, up="9C", stock="KD")
     hand.apply(1, "draw")
-    assert hand.hands[1] == parse_cards("2C 4D 6S 8H TH")
+    assert hand.cards[1] == parse_cards("2C 4D 6S 8H TH")
     assert hand.to_act == {2}
 
 
@@ -158,7 +158,7 @@ def test_illegal_matches_are_refused_with_a_reason() -> None:
         hand.apply(1, "match 9H QS")
     with pytest.raises(IllegalAction, match="may not act"):
         hand.apply(2, "draw")
-    assert hand.hands[1] == parse_cards("9H 2C 4D 6S 8H")
+    assert hand.cards[1] == parse_cards("9H 2C 4D 6S 8H")
 
 
 # -- Pairs (Y3) ---------------------------------------------------------------------
@@ -168,7 +168,7 @@ def test_dealt_pairs_are_set_aside_face_up() -> None:
     # "Players who were dealt matching pairs win after they discard all
     # non-matching cards in their hand." Y3: pairs in a dealt hand count as made.
     hand = stacked_hand({1: "9H 9S 4D 4C 8H"}, up="8C")
-    assert hand.hands[1] == [C("8H")]
+    assert hand.cards[1] == [C("8H")]
     assert sorted(hand.pairs[1]) == sorted(parse_cards("9H 9S 4D 4C"))
     view = hand.view(2)
     assert sorted(view["players"][1]["pairs"]) == sorted(["9H", "9S", "4D", "4C"])
@@ -181,13 +181,13 @@ def test_dealt_pairs_are_set_aside_face_up() -> None:
 def test_three_of_a_kind_gives_one_pair_and_a_single() -> None:
     hand = stacked_hand({1: "9H 9S 9D 4C 8H"}, up="2C")
     assert len(hand.pairs[1]) == 2
-    assert sorted(c.rank for c in hand.hands[1]) == sorted(C(t).rank for t in ("9H", "4C", "8H"))
+    assert sorted(c.rank for c in hand.cards[1]) == sorted(C(t).rank for t in ("9H", "4C", "8H"))
 
 
 def test_four_of_a_kind_gives_two_pairs() -> None:
     hand = stacked_hand({1: "9H 9S 9D 9C 8H"}, up="2C")
     assert len(hand.pairs[1]) == 4
-    assert hand.hands[1] == [C("8H")]
+    assert hand.cards[1] == [C("8H")]
 
 
 def test_pairs_on_table_lays_matched_pairs_in_front_of_the_player() -> None:
@@ -240,7 +240,7 @@ def test_going_out_on_a_match_wins_the_hand() -> None:
 # -- Empty stock (Y4) -----------------------------------------------------------------
 
 
-def run_down_stock(hand: Hand) -> None:
+def run_down_stock(hand: PittyPatHand) -> None:
     """Draw until the stock is empty, without anyone matching."""
     while hand.stock and not hand.is_over:
         seat = min(hand.to_act)

@@ -39,7 +39,7 @@ def test_what_the_table_knows_is_true(must_match: bool) -> None:
             hand = current_hand(match)
             lacking, _ = hand.ranks_lacking()
             for seat in hand.seated:
-                assert not {c.rank for c in hand.hands[seat]} & lacking[seat]
+                assert not {c.rank for c in hand.cards[seat]} & lacking[seat]
                 inferred += len(lacking[seat])
     assert inferred > 100
 
@@ -53,17 +53,17 @@ def test_samples_agree_with_everything_the_seat_knows() -> None:
                 continue
             lacking, restocked = hand.ranks_lacking()
             for seat in hand.seated:
-                other = match.sample_unseen(seat, rng)
+                other = GAME.sample_unseen(match, seat, rng)
                 sampled = current_hand(other)
                 assert other.view(seat) == match.view(seat)
-                assert sampled.hands[seat] == hand.hands[seat]
+                assert sampled.cards[seat] == hand.cards[seat]
                 assert sorted(c for z in other.zones().values() for c in z) == sorted(
                     c for z in match.zones().values() for c in z
                 )
                 if restocked:
                     assert sorted(sampled.stock) == sorted(hand.stock)
                 for s in sampled.seated:
-                    ranks = [c.rank for c in sampled.hands[s]]
+                    ranks = [c.rank for c in sampled.cards[s]]
                     assert len(set(ranks)) == len(ranks)
                     if s != seat:
                         assert not set(ranks) & lacking[s]
@@ -77,8 +77,8 @@ def test_a_card_turned_up_and_not_matched_shows_a_rank_lacking() -> None:
     lacking, _ = hand.ranks_lacking()
     assert 4 in lacking[1]
     for seed in range(20):
-        sample = hand.sample_unseen(0, random.Random(seed))
-        assert all(c.rank != 4 for c in sample.hands[1])
+        sample = GAME.sample_unseen(hand, 0, random.Random(seed))
+        assert all(c.rank != 4 for c in sample.cards[1])
 
 
 def test_drawing_under_must_match_shows_the_top_rank_lacking() -> None:
@@ -92,9 +92,9 @@ def test_drawing_under_must_match_shows_the_top_rank_lacking() -> None:
 def test_samples_depend_only_on_what_the_seat_sees() -> None:
     for match in positions(5, {})[10:40:6]:
         seat = min(match.to_act)
-        other = match.sample_unseen(seat, random.Random(3))
-        a = match.sample_unseen(seat, random.Random(8))
-        b = other.sample_unseen(seat, random.Random(8))
+        other = GAME.sample_unseen(match, seat, random.Random(3))
+        a = GAME.sample_unseen(match, seat, random.Random(8))
+        b = GAME.sample_unseen(other, seat, random.Random(8))
         assert a.zones() == b.zones()
 
 
@@ -102,7 +102,8 @@ def test_samples_vary() -> None:
     match = positions(2, {})[4]
     seat = min(match.to_act)
     hands = {
-        tuple(current_hand(match.sample_unseen(seat, random.Random(s))).stock) for s in range(8)
+        tuple(current_hand(GAME.sample_unseen(match, seat, random.Random(s))).stock)
+        for s in range(8)
     }
     assert len(hands) > 1
 
@@ -115,7 +116,7 @@ def test_a_stock_made_from_the_pile_keeps_its_known_cards() -> None:
     hand.apply(1, Draw())
     assert hand.ranks_lacking()[1]  # restocked
     for seed in range(10):
-        sample = hand.sample_unseen(0, random.Random(seed))
+        sample = GAME.sample_unseen(hand, 0, random.Random(seed))
         assert sorted(sample.stock) == sorted(hand.stock)
-        assert sorted(sample.hands[1] + sample.hands[2]) == sorted(hand.hands[1] + hand.hands[2])
+        assert sorted(sample.cards[1] + sample.cards[2]) == sorted(hand.cards[1] + hand.cards[2])
         assert sample.view(0) == hand.view(0)

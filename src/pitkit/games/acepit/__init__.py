@@ -7,6 +7,7 @@
 """
 
 from pitkit.core.game import BotInfo, Game
+from pitkit.games.acepit import belief
 from pitkit.games.acepit.actions import AcePitAction, Lead, Respond
 from pitkit.games.acepit.bots import GreedyBot, LookaheadBot, current_hand
 from pitkit.games.acepit.judge import judge
@@ -14,14 +15,16 @@ from pitkit.games.acepit.match import AcePitMatch
 from pitkit.games.acepit.render import describe, render
 from pitkit.games.acepit.rules import Rules
 from pitkit.games.acepit.scoring import Part, Parts, Score, score_response
-from pitkit.games.acepit.state import Hand, Phase, Trick
+from pitkit.games.acepit.state import AcePitHand, Phase, Trick
+from pitkit.games.acepit.views import AcePitView
 
 __all__ = [
     "GAME",
     "AcePitAction",
+    "AcePitHand",
     "AcePitMatch",
+    "AcePitView",
     "GreedyBot",
-    "Hand",
     "Lead",
     "LookaheadBot",
     "Part",
@@ -49,6 +52,9 @@ GAME = Game(
     match=AcePitMatch,
     render=render,
     describe=describe,
+    heuristic="greedy",
+    opponent="greedy",
+    belief=belief.sample_unseen,
     bots={
         "greedy": BotInfo(
             "plays the response that scores most now; leads what the opponent can use least",
@@ -60,4 +66,5 @@ GAME = Game(
         ),
     },
     judge=judge,
+    view_type=AcePitView,
 )

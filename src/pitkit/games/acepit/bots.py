@@ -17,7 +17,7 @@ from pitkit.core.match import Match
 from pitkit.core.state import State
 from pitkit.games.acepit.actions import AcePitAction, Lead, Respond
 from pitkit.games.acepit.scoring import best_response, best_value, pair_value, single_value
-from pitkit.games.acepit.state import Hand, Phase
+from pitkit.games.acepit.state import AcePitHand, Phase
 
 __all__ = [
     "GreedyBot",
@@ -33,16 +33,16 @@ _RANK: tuple[int, ...] = tuple(c.rank for c in _DECK)
 _ACE = int(Rank.ACE)
 
 
-def current_hand(state: State[Any]) -> Hand:
+def current_hand(state: State[Any]) -> AcePitHand:
     """The Ace Pit hand being played in `state` (a hand or a match)."""
     hand = state.hand if isinstance(state, Match) else state
-    assert isinstance(hand, Hand)
+    assert isinstance(hand, AcePitHand)
     return hand
 
 
-def unseen_cards(hand: Hand, seat: int) -> list[Card]:
+def unseen_cards(hand: AcePitHand, seat: int) -> list[Card]:
     """The cards `seat` has not seen: the other player's hand and the stock."""
-    seen = set(hand.hands[seat]) | set(hand.played) | set(hand.table)
+    seen = set(hand.cards[seat]) | set(hand.played) | set(hand.table)
     return [c for c in _DECK if c not in seen]
 
 
@@ -79,7 +79,7 @@ class GreedyBot:
         """The greedy move for `player`."""
         hand = current_hand(state)
         actions = hand.legal_actions(player)
-        own = hand.hands[player]
+        own = hand.cards[player]
         if hand.phase is Phase.RESPOND:
             led = hand.table[0]
             return max(
@@ -194,9 +194,9 @@ class LookaheadBot:
             world = hand.redeal_unseen(player, self.rng)
             for i, action in enumerate(actions):
                 totals[i] += play_out(
-                    world.hands, world.stock, hand.leader, led, _cards(action), player
+                    world.cards, world.stock, hand.leader, led, _cards(action), player
                 )
-        own = hand.hands[player]
+        own = hand.cards[player]
         best = max(
             range(len(actions)),
             key=lambda i: (totals[i], -sum(_keep_value(c, own) for c in _cards(actions[i]))),

@@ -7,7 +7,7 @@ from pitkit.core.match import Match
 from pitkit.core.state import Outcome
 from pitkit.games.acepit.actions import AcePitAction
 from pitkit.games.acepit.rules import Rules
-from pitkit.games.acepit.state import Hand
+from pitkit.games.acepit.state import AcePitHand
 
 __all__ = ["AcePitMatch"]
 
@@ -25,8 +25,8 @@ class AcePitMatch(Match[AcePitAction, Rules]):
         # `Game.new_match` passes the chance by position.
         super().__init__(rules, players, seed, chance=chance)
 
-    def deal(self) -> Hand:
-        return Hand(self.rules, self.players, self.dealer, self.chance, log=self.log)
+    def deal(self) -> AcePitHand:
+        return AcePitHand(self.rules, self.players, self.dealer, self.chance, log=self.log)
 
     def score_hand(self, result: Outcome) -> None:
         for seat, points in enumerate(result.detail["points"]):

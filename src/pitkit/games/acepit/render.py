@@ -1,9 +1,12 @@
-"""Ace Pit's view and events as text for the terminal."""
+"""Ace Pit in words: a seat's view as text for the terminal, and the one
+wording of its events (`describe`), which the terminal and the browser share."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+from pitkit.core.narrate import Narrator
 
 __all__ = ["describe", "render"]
 
@@ -54,28 +57,37 @@ def render(view: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def describe(event: Mapping[str, Any]) -> str | None:
-    """One line for an event of an Ace Pit game, as one seat saw it."""
-    kind = event["type"]
+def describe(event: Mapping[str, Any], say: Narrator) -> str | None:
+    """One line for an event of an Ace Pit game, as `say`'s reader saw it
+    (`Event.seen_by`); None: not worth a line."""
+    kind = event.get("type")
     if kind == "deal":
-        text = f"Seat {event['dealer']} deals 7 cards each; seat {event['leader']} leads."
-        if "hand" in event:
-            text += f" Dealt: {event['hand']}."
-        return text
+        dealer, leader = event["dealer"], event["leader"]
+        text = f"{say.does(dealer, 'deals')} 7 cards each. {say.does(leader, 'leads')}."
+        return text + (f" Your cards: {event['hand']}." if event.get("hand") else "")
     if kind == "action":
-        words = event["action"].split()
-        verb = "leads" if words[0] == "lead" else "responds with"
-        return f"Seat {event['seat']} {verb} {' '.join(words[1:])}."
+        words = str(event["action"]).split()
+        cards = " ".join(words[1:])
+        if words[0] == "lead":
+            return f"{say.does(event['seat'], 'leads')} {cards}."
+        return f"{say.does(event['seat'], 'answers')} with {cards}."
     if kind == "trick":
-        points = f" — {event['points']}" if "points" in event else ""
-        again = " again" if event["winner"] == event["leader"] else ""
-        return f"{event['play']}{points}: seat {event['winner']} takes the trick and leads{again}."
+        points = f" — {event['points']}" if event.get("points") is not None else ""
+        winner = event["winner"]
+        again = " again" if winner == event.get("leader") else ""
+        return (
+            f"{event['play']}{points}: {say.does(winner, 'takes')} the trick "
+            f"and {say.verb(winner, 'leads')}{again}."
+        )
     if kind == "draw":
-        card = f" ({event['card']})" if "card" in event else ""
-        return f"Seat {event['seat']} picks up a card{card}."
+        card = f" ({event['card']})" if event.get("card") else ""
+        return f"{say.does(event['seat'], 'picks')} up a card{card}."
     if kind == "hand_end":
-        if "points" in event:
-            a, b = event["points"]
-            return f"The hand is over: seat 0 scored {a}, seat 1 scored {b}."
+        scored = event.get("points")
+        if scored:
+            return (
+                f"The hand is over: {say.name(0)} scored {scored[0]}, "
+                f"{say.name(1)} scored {scored[1]}."
+            )
         return "The hand is over."
     return None

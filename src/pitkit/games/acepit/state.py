@@ -15,7 +15,6 @@ and the stock holds 38, so it never runs out.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -32,7 +31,7 @@ from pitkit.games.acepit.actions import CODEC, AcePitAction, Lead, Respond
 from pitkit.games.acepit.rules import Rules
 from pitkit.games.acepit.scoring import Score, judge_cards
 
-__all__ = ["HAND_SIZE", "TRICKS", "Hand", "Phase", "Trick"]
+__all__ = ["HAND_SIZE", "TRICKS", "AcePitHand", "Phase", "Trick"]
 
 HAND_SIZE = 7
 TRICKS = 7
@@ -64,7 +63,7 @@ class Trick:
 # Compiled (hatch_build.py), a class would build each instance by running its
 # __init__, which `clone` cannot do: see `pitkit.games.pit.state.Hand`.
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Hand(State[AcePitAction]):
+class AcePitHand(State[AcePitAction]):
     """One hand of Ace Pit dealt by `dealer`; the other player leads first (A1)."""
 
     codec = CODEC
@@ -87,7 +86,7 @@ class Hand(State[AcePitAction]):
         self.players = 2
         self.dealer = dealer
         self._join(log, chance)
-        self.hands: list[list[Card]] = [[], []]
+        self.cards: list[list[Card]] = [[], []]
         self.stock: list[Card] = []
         self.table: list[Card] = []
         self.played: list[Card] = []
@@ -103,15 +102,15 @@ class Hand(State[AcePitAction]):
     def _deal(self) -> None:
         deck = self.chance.shuffle(standard_deck())
         # One card at a time, the non-dealer first.
-        self.hands[self.leader] = deck[0 : 2 * HAND_SIZE : 2]
-        self.hands[self.dealer] = deck[1 : 2 * HAND_SIZE : 2]
+        self.cards[self.leader] = deck[0 : 2 * HAND_SIZE : 2]
+        self.cards[self.dealer] = deck[1 : 2 * HAND_SIZE : 2]
         self.stock = deck[: 2 * HAND_SIZE - 1 : -1]  # the top of the stock is the end
         self.log.append(
             Event(
                 "deal",
                 {"dealer": self.dealer, "leader": self.leader, "stock": len(self.stock)},
                 {
-                    seat: {"hand": format_cards(sorted(self.hands[seat], key=_by_rank))}
+                    seat: {"hand": format_cards(sorted(self.cards[seat], key=_by_rank))}
                     for seat in (0, 1)
                 },
             )
@@ -155,10 +154,10 @@ class Hand(State[AcePitAction]):
         if phase is Phase.LEAD:
             if player != self.leader:
                 return []
-            return [_LEADS[card] for card in sorted(self.hands[player], key=_BY_RANK)]
+            return [_LEADS[card] for card in sorted(self.cards[player], key=_BY_RANK)]
         if phase is not Phase.RESPOND or player == self.leader:
             return []
-        hand = sorted(self.hands[player], key=_BY_RANK)
+        hand = sorted(self.cards[player], key=_BY_RANK)
         led = self.table[0]
         actions: list[AcePitAction] = [_SINGLES[card] for card in hand]
         # `scoring.is_two_card_response`, inlined: a Double Fork (one rank) or a Pin
@@ -176,7 +175,7 @@ class Hand(State[AcePitAction]):
     def why_illegal(self, player: int, action: AcePitAction) -> str:
         if self.phase is Phase.OVER:
             return "the hand is over"
-        hand = self.hands[player]
+        hand = self.cards[player]
         if isinstance(action, Lead):
             if self.phase is Phase.RESPOND:
                 return f"answer the led {self.table[0]} first: respond with one card or two"
@@ -199,14 +198,14 @@ class Hand(State[AcePitAction]):
 
     def _apply(self, player: int, action: AcePitAction) -> None:
         if isinstance(action, Lead):
-            self.hands[player].remove(action.card)
+            self.cards[player].remove(action.card)
             self.table.append(action.card)
             self.phase = Phase.RESPOND
         else:
             self._respond(player, action.cards)
 
     def _respond(self, player: int, cards: tuple[Card, ...]) -> None:
-        hand = self.hands[player]
+        hand = self.cards[player]
         for card in cards:
             hand.remove(card)
         led = self.table.pop()
@@ -242,7 +241,7 @@ class Hand(State[AcePitAction]):
         # The winner leads next; after a Throw Away, or an unbeaten led Ace,
         # that is the leader again.
         self.leader = winner
-        if self.hands[0] or self.hands[1]:
+        if self.cards[0] or self.cards[1]:
             self.phase = Phase.LEAD
         else:
             self._finish()
@@ -281,7 +280,7 @@ class Hand(State[AcePitAction]):
             "players": [
                 {
                     "seat": s,
-                    "cards": len(self.hands[s]),
+                    "cards": len(self.cards[s]),
                     "points": self.points[s] if shown else None,
                 }
                 for s in (0, 1)
@@ -292,7 +291,7 @@ class Hand(State[AcePitAction]):
             "history": self.history(seat),
         }
         if seat is not None:
-            view["hand"] = [str(c) for c in sorted(self.hands[seat], key=_by_rank)]
+            view["hand"] = [str(c) for c in sorted(self.cards[seat], key=_by_rank)]
             legal = self.legal_actions(seat)
             view["legal"] = [str(a) for a in legal]
             if self.phase is Phase.RESPOND and legal:
@@ -309,7 +308,7 @@ class Hand(State[AcePitAction]):
 
     def clone(self) -> Self:
         new = self._clone_base()
-        new.hands = [list(self.hands[0]), list(self.hands[1])]
+        new.cards = [list(self.cards[0]), list(self.cards[1])]
         new.stock = list(self.stock)
         new.table = list(self.table)
         new.played = list(self.played)
@@ -319,8 +318,8 @@ class Hand(State[AcePitAction]):
 
     def zones(self) -> dict[str, Sequence[Any]]:
         return {
-            "hand 0": self.hands[0],
-            "hand 1": self.hands[1],
+            "hand 0": self.cards[0],
+            "hand 1": self.cards[1],
             "stock": self.stock,
             "table": self.table,
             "played": self.played,
@@ -331,34 +330,11 @@ class Hand(State[AcePitAction]):
 
     def _set_zone(self, name: str, cards: list[Any]) -> None:
         if name.startswith("hand "):
-            self.hands[int(name.split()[1])] = cards
+            self.cards[int(name.split()[1])] = cards
         elif name in ("stock", "table", "played"):
             setattr(self, name, cards)
         else:
             raise KeyError(f"no zone named {name!r}")
-
-    def sample_unseen(self, seat: int | None, rng: random.Random) -> Self:
-        """A copy with the other hand and the stock dealt anew at random.
-
-        Ace Pit shows nothing about the hidden cards but their number: any
-        card may be led, a Throw Away is always allowed (A2), and a card drawn
-        after a two-card response is seen by its taker alone (A5). So every
-        deal of the unseen cards fits what a seat knows, and the uniform
-        redeal is the exact sampler. (It is `redeal_unseen`, written out for
-        speed: search calls it once an iteration.)"""
-        new = self.clone()
-        other = 1 - seat if seat is not None else None
-        hidden = [0, 1] if other is None else [other]
-        # Sorted first, so the sample depends on what is hidden, not where it lies.
-        pool = sorted([c for s in hidden for c in self.hands[s]] + self.stock)
-        rng.shuffle(pool)
-        for s in hidden:
-            size = len(self.hands[s])
-            new.hands[s] = pool[:size]
-            del pool[:size]
-        new.stock = pool
-        new._set_chance(Chance(rng.getrandbits(64)))
-        return new
 
 
 def _by_rank(card: Card) -> int:

@@ -3,20 +3,22 @@ rulings T1-T6).
 
 Everybody trades at once: `to_act` is every seat while the pit is open, and
 the state takes actions one at a time in arrival order. The real-time
-runner in `pitkit.realtime` plays it with think times and a clock.
+runner in `pitkit.play` plays it with think times and a clock.
 
 >>> from pitkit.games import pit
 >>> match = pit.GAME.new_match(players=4, seed=7)
 """
 
 from pitkit.core.game import BotInfo, Game
+from pitkit.games.pit import belief
 from pitkit.games.pit.actions import Accept, Corner, Offer, Open, PitAction, Withdraw
 from pitkit.games.pit.bots import RandomTrader, SensibleTrader, StrongTrader, current_hand
 from pitkit.games.pit.market import Lot, OpenOffer, Trade
 from pitkit.games.pit.match import PitMatch
 from pitkit.games.pit.render import describe, render
 from pitkit.games.pit.rules import Rules
-from pitkit.games.pit.state import PENALTY, SET_SIZE, Hand, Phase
+from pitkit.games.pit.state import PENALTY, SET_SIZE, Phase, PitHand
+from pitkit.games.pit.views import PitView
 
 __all__ = [
     "GAME",
@@ -24,14 +26,15 @@ __all__ = [
     "SET_SIZE",
     "Accept",
     "Corner",
-    "Hand",
     "Lot",
     "Offer",
     "Open",
     "OpenOffer",
     "Phase",
     "PitAction",
+    "PitHand",
     "PitMatch",
+    "PitView",
     "RandomTrader",
     "Rules",
     "SensibleTrader",
@@ -54,6 +57,9 @@ GAME = Game(
     match=PitMatch,
     render=render,
     describe=describe,
+    heuristic="sensible",
+    opponent="sensible",
+    belief=belief.sample_unseen,
     # The first is the game's reference heuristic (a search bot's guide);
     # the last is the default opponent of `pitkit play`.
     bots={
@@ -71,4 +77,5 @@ GAME = Game(
         ),
     },
     realtime=True,
+    view_type=PitView,
 )

@@ -1,6 +1,6 @@
 """Pit's traders: random, sensible, and strong (which reads the trade history).
 
-They are real-time bots (see `pitkit.realtime.runner`): `act` returns the
+They are real-time bots (see `pitkit.play.realtime`): `act` returns the
 action to send now, or None to wait and look again after `think_time`.
 `choose` always returns a legal action, for drivers that take turns.
 Every bot decides from what its seat may see: its own cards and offer, the
@@ -19,7 +19,7 @@ from pitkit.core.state import State
 from pitkit.games.pit.actions import Accept, Corner, Offer, Open, PitAction, Withdraw
 from pitkit.games.pit.habits import junk, payment_value, shorter, weakness
 from pitkit.games.pit.market import INDEX, Lot, OpenOffer
-from pitkit.games.pit.state import SET_SIZE, Hand, Phase
+from pitkit.games.pit.state import SET_SIZE, Phase, PitHand
 
 __all__ = ["THINK_TIME", "RandomTrader", "SensibleTrader", "StrongTrader", "current_hand"]
 
@@ -27,10 +27,10 @@ THINK_TIME = (0.5, 1.5)
 """Seconds a bot takes to react, drawn uniformly by the runner (a quick human)."""
 
 
-def current_hand(state: State[Any]) -> Hand:
+def current_hand(state: State[Any]) -> PitHand:
     """The Pit hand being played in `state` (a hand or a match)."""
     hand = state.hand if isinstance(state, Match) else state
-    assert isinstance(hand, Hand)
+    assert isinstance(hand, PitHand)
     return hand
 
 
@@ -61,7 +61,7 @@ class _Trader:
             return Corner()  # the checked call: no penalty if the corner is gone on arrival
         return self.trade(hand, player)
 
-    def trade(self, hand: Hand, player: int) -> PitAction | None:
+    def trade(self, hand: PitHand, player: int) -> PitAction | None:
         """The trading decision, once there is no corner to call."""
         raise NotImplementedError
 
@@ -69,7 +69,7 @@ class _Trader:
 class RandomTrader(_Trader):
     """Calls a corner when it holds one; otherwise any legal action at random."""
 
-    def trade(self, hand: Hand, player: int) -> PitAction | None:
+    def trade(self, hand: PitHand, player: int) -> PitAction | None:
         return self.rng.choice(hand.legal_actions(player))
 
 
@@ -96,7 +96,7 @@ class SensibleTrader(_Trader):
         self._best = 0  # the most of it we have held
         self._progress = 0  # the market's trade count when it last grew
 
-    def new_hand(self, hand: Hand) -> bool:
+    def new_hand(self, hand: PitHand) -> bool:
         """Forget the last hand's notes if `hand` is a new one; True if so."""
         # Where the hand starts in the log, and its first event (its shuffle),
         # identify it, in copies of the state too.
@@ -108,7 +108,7 @@ class SensibleTrader(_Trader):
         self._collecting, self._best, self._progress = None, 0, 0
         return True
 
-    def trade(self, hand: Hand, player: int) -> PitAction | None:
+    def trade(self, hand: PitHand, player: int) -> PitAction | None:
         held = hand.holding(player)
         target = self.target(hand, player, held)
         own = hand.offers.get(player)
@@ -135,7 +135,7 @@ class SensibleTrader(_Trader):
             return Withdraw()
         return None
 
-    def target(self, hand: Hand, player: int, held: list[int]) -> Commodity:
+    def target(self, hand: PitHand, player: int, held: list[int]) -> Commodity:
         """The commodity to collect: the most held, the more valuable on
         ties, unless it has stopped growing while the market trades on (two
         players collecting one commodity block each other forever)."""
@@ -159,7 +159,7 @@ class SensibleTrader(_Trader):
         """How much we want to collect `commodity` (the highest is the target)."""
         return held[_i(commodity)] - 3 * (commodity in self.blocked), commodity.value
 
-    def junk(self, hand: Hand, player: int, held: list[int], target: Commodity) -> Lot | None:
+    def junk(self, hand: PitHand, player: int, held: list[int], target: Commodity) -> Lot | None:
         """What to offer: the weakest commodity not collected, up to four
         cards, with the Bear if held; or the Bear alone (`habits.junk`)."""
         return junk(held, hand.free[player], _i(target), not self.keeps_bull(held, target))
@@ -170,7 +170,7 @@ class SensibleTrader(_Trader):
         return True
 
     def best_accept(
-        self, hand: Hand, player: int, held: list[int], target: Commodity
+        self, hand: PitHand, player: int, held: list[int], target: Commodity
     ) -> Accept | None:
         """The open offer to take, paying with junk, or None."""
         best: tuple[float, Accept] | None = None
@@ -193,7 +193,7 @@ class SensibleTrader(_Trader):
 
     def accept_value(
         self,
-        hand: Hand,
+        hand: PitHand,
         player: int,
         held: list[int],
         offer: OpenOffer,
@@ -262,7 +262,7 @@ class StrongTrader(SensibleTrader):
         self._supply: list[int] = []  # kind -> how many players gave us some
         self._target: Commodity | None = None  # this look's target
 
-    def _update(self, hand: Hand, player: int) -> None:
+    def _update(self, hand: PitHand, player: int) -> None:
         """Read the history this seat has not read yet."""
         if self.new_hand(hand):
             self._seen = hand.log_start
@@ -286,19 +286,19 @@ class StrongTrader(SensibleTrader):
             self._rivals = {s: self.collecting(s, hand) for s in self.kept}
             self._supply = [sum(d[i] > 0 for d in self.dumped.values()) for i in range(len(INDEX))]
 
-    def collecting(self, seat: int, hand: Hand) -> Commodity | None:
+    def collecting(self, seat: int, hand: PitHand) -> Commodity | None:
         """The commodity `seat` seems to collect: one we gave it (two cards
         or more) and that it never gave us."""
         kept, dumped = self.kept[seat], self.dumped[seat]
         best = max(hand.commodities, key=lambda c: (kept[_i(c)], c.value))
         return best if kept[_i(best)] >= 2 and not dumped[_i(best)] else None
 
-    def trade(self, hand: Hand, player: int) -> PitAction | None:
+    def trade(self, hand: PitHand, player: int) -> PitAction | None:
         self._update(hand, player)
         self._target = None
         return super().trade(hand, player)
 
-    def target(self, hand: Hand, player: int, held: list[int]) -> Commodity:
+    def target(self, hand: PitHand, player: int, held: list[int]) -> Commodity:
         if self._target is None:  # once a look: accept_value asks often
             self._target = super().target(hand, player, held)
         return self._target
@@ -310,7 +310,7 @@ class StrongTrader(SensibleTrader):
 
     def accept_value(
         self,
-        hand: Hand,
+        hand: PitHand,
         player: int,
         held: list[int],
         offer: OpenOffer,

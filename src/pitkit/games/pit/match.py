@@ -16,7 +16,7 @@ from pitkit.core.match import Match
 from pitkit.core.state import Outcome
 from pitkit.games.pit.actions import PitAction
 from pitkit.games.pit.rules import Rules
-from pitkit.games.pit.state import Hand, apply_checked, attempt_checked
+from pitkit.games.pit.state import PitHand, apply_checked, attempt_checked
 
 __all__ = ["PitMatch"]
 
@@ -44,8 +44,8 @@ class PitMatch(Match[PitAction, Rules]):
         self.previous: str | None = None
         super().__init__(rules, players, seed, chance=chance)
 
-    def deal(self) -> Hand:
-        return Hand(
+    def deal(self) -> PitHand:
+        return PitHand(
             self.rules,
             self.players,
             self.dealer,
@@ -56,10 +56,10 @@ class PitMatch(Match[PitAction, Rules]):
         )
 
     @property
-    def current(self) -> Hand:
+    def current(self) -> PitHand:
         """The hand being played (or the last one, once the match is over)."""
         hand = self.hand
-        assert isinstance(hand, Hand)
+        assert isinstance(hand, PitHand)
         return hand
 
     def legal_actions(self, player: int) -> list[PitAction]:

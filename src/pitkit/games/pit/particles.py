@@ -38,7 +38,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pitkit.cards import PitCard
 from pitkit.core.events import Event
@@ -53,9 +53,7 @@ from pitkit.games.pit.market import (
     exchange,
     payable_lots,
 )
-
-if TYPE_CHECKING:
-    from pitkit.games.pit.state import Hand
+from pitkit.games.pit.state import PitHand
 
 __all__ = [
     "PARTICLES",
@@ -170,7 +168,7 @@ class Particle:
 class Reading:
     """The particles of one seat in one hand, and how far through the log they are."""
 
-    def __init__(self, hand: Hand, seat: int) -> None:
+    def __init__(self, hand: PitHand, seat: int) -> None:
         self.seat = seat
         self.first = hand.log[hand.log_start]
         self.read = 0  # events of the hand replayed
@@ -205,7 +203,7 @@ class Reading:
             free.append(counts)
         return Particle(free)
 
-    def follows(self, hand: Hand) -> bool:
+    def follows(self, hand: PitHand) -> bool:
         """Whether this reading is of `hand`, up to a point of its log."""
         events = hand.log[hand.log_start :]
         return (
@@ -214,14 +212,14 @@ class Reading:
             and (self.read == 0 or events[self.read - 1] is self.last)
         )
 
-    def catch_up(self, hand: Hand) -> None:
+    def catch_up(self, hand: PitHand) -> None:
         """Replay the events of `hand` not yet read."""
         events = hand.log[hand.log_start :]
         for event in events[self.read :]:
             self._replay(event)
         self.read, self.last = len(events), events[-1]
 
-    def draw(self, hand: Hand, rng: random.Random) -> Particle | None:
+    def draw(self, hand: PitHand, rng: random.Random) -> Particle | None:
         """A particle drawn by weight among those that end where `hand` is
         (each seat's number of cards, each open offer's number); None if none does."""
         if self._fits is None or self._fits[0] != self.read:
@@ -288,7 +286,7 @@ _READINGS: dict[tuple[int, int], Reading] = {}
 _LOCK = threading.Lock()
 
 
-def draw(hand: Hand, seat: int, rng: random.Random) -> Particle | None:
+def draw(hand: PitHand, seat: int, rng: random.Random) -> Particle | None:
     """A particle of `seat`'s reading of `hand` (see `Reading.draw`), the
     reading brought up to date first: carried on from the last reading of
     this hand if there is one, else made anew."""
@@ -488,7 +486,7 @@ def _take(counts: list[int], lot: Lot) -> None:
         counts[i] -= n
 
 
-def _initial_cards(hand: Hand, seat: int) -> list[int]:
+def _initial_cards(hand: PitHand, seat: int) -> list[int]:
     """`seat`'s cards as dealt: what it holds, less what it got, plus what it gave."""
     counts = hand.holding(seat)
     for event in hand.log[hand.log_start :]:
@@ -501,7 +499,7 @@ def _initial_cards(hand: Hand, seat: int) -> list[int]:
     return counts
 
 
-def _ends_at(p: Particle, hand: Hand, seat: int) -> bool:
+def _ends_at(p: Particle, hand: PitHand, seat: int) -> bool:
     """Whether the particle's seats hold as many cards, and have the same
     offers open, as in `hand` (the public part of where it is)."""
     for s in range(hand.players):

@@ -1,10 +1,13 @@
-"""Pit's views and events as text for the terminal."""
+"""Pit in words: a seat's view as text for the terminal, and the one wording
+of its events (`describe`), which the terminal and the browser share."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from pitkit.core.narrate import Narrator
 
 __all__ = ["describe", "group_cards", "render"]
 
@@ -51,54 +54,85 @@ def render(view: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def describe(event: Mapping[str, Any]) -> str | None:
-    """One line for an event of a Pit hand, as one seat saw it."""
-    kind = event["type"]
+def describe(event: Mapping[str, Any], say: Narrator) -> str | None:
+    """One line for an event of a Pit hand, as `say`'s reader saw it
+    (`Event.seen_by`); None: not worth a line. A match's scores and its end
+    are told by `pitkit.core.game.match_event_text`."""
+    kind = event.get("type")
     if kind == "deal":
-        text = f"Seat {event['dealer']} deals {', '.join(map(str, event['cards']))} cards."
-        return text + (f" Your hand: {event['hand']}." if "hand" in event else "")
+        text = f"{say.does(event['dealer'], 'deals')} {_dealt(event.get('cards') or [], say)}."
+        return text + (f" Your cards: {event['hand']}." if event.get("hand") else "")
     if kind == "open":
         return "Ding! The pit is open."
     if kind == "action":
-        return _describe_action(event)
+        return _describe_action(event, say)
     if kind == "trade":
-        text = (
-            f"Seat {event['buyer']} takes seat {event['seller']}'s {event['count']} "
-            f"(#{event['offer']})."
-        )
-        return text + (f" You receive {event['received']}." if "received" in event else "")
+        seller = event["seller"]
+        whose = "your" if seller == say.reader else f"{say.name(seller)}'s"
+        text = f"{say.does(event['buyer'], 'takes')} {whose} {event['count']} (#{event['offer']})."
+        return text + (f" You receive {event['received']}." if event.get("received") else "")
     if kind == "penalty":
-        return f"Seat {event['seat']} {event['reason']}: {event['points']}."
+        reason = say.with_names(str(event.get("reason", "")))
+        return f"{say.who(event['seat'])} {reason}: {event['points']}."
     if kind == "corner":
+        seat = event["seat"]
         text = (
-            f"CORNER! Seat {event['seat']} corners {event['commodity']} with "
+            f"CORNER! {say.does(seat, 'corners')} {event['commodity']} with "
             f"{event['cards']}: +{event['points']}"
-            + (" (doubled by the Bull)" if event["doubled"] else "")
+            + (" (doubled by the Bull)" if event.get("doubled") else "")
             + "."
         )
-        if event["bear"] is not None:
-            text += f" Seat {event['bear']} is stuck with the Bear: -20."
-        if event["bull"] is not None:
-            text += f" Seat {event['bull']} holds the Bull: -20."
+        bear, bull = event.get("bear"), event.get("bull")
+        if bear is not None:
+            text += f" {say.does(bear, 'is')} stuck with the Bear: -20."
+        if bull is not None:
+            text += f" {say.does(bull, 'holds')} the Bull: -20."
         return text
     if kind == "hand_end":
-        return None if event["cornerer"] is not None else f"The hand ends: {event['summary']}."
-    if kind == "scores":
-        return f"After hand {event['hand']}: " + ", ".join(
-            f"seat {seat} {score}" for seat, score in enumerate(event["scores"])
-        )
-    if kind == "match_over":
-        return str(event["result"]["summary"]).capitalize() + "."
+        if event.get("cornerer") is not None:
+            return None  # the corner event says it
+        return f"The hand ends: {say.with_names(str(event.get('summary', '')))}."
     return None
 
 
-def _describe_action(event: Mapping[str, Any]) -> str | None:
-    """Offers and withdrawals; the other actions are told by the events they cause."""
-    who = f"Seat {event['seat']}"
+def _describe_action(event: Mapping[str, Any], say: Narrator) -> str | None:
+    """Offers and withdrawals; the other actions are told by the events they
+    cause (open, trade, corner, penalty)."""
+    seat = event["seat"]
     words = str(event["action"]).split()
-    if words[0] == "offer" and "offer" in event:
+    number = f" (#{event['offer']})" if event.get("offer") else ""
+    if words[0] == "offer" and len(words) > 2:
         # The offerer's own copy of the event names the cards (T4).
-        return f"{who} offers {' '.join(words[1:])} (#{event['offer']})."
-    if words[0] == "withdraw" and "offer" in event:
-        return f"{who} withdraws offer #{event['offer']}."
+        return f"{say.does(seat, 'offers')} {' '.join(words[1:])}{number}."
+    if words[0] == "offer" and len(words) == 2 and words[1].isdigit():
+        return f"{say.does(seat, 'offers')} {_plural(int(words[1]), 'card')}{number}."
+    if words[0] == "withdraw" and event.get("offer"):
+        return f"{say.does(seat, 'withdraws')} offer #{event['offer']}."
     return None
+
+
+_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _count(n: int) -> str:
+    """A count in words up to ten: "nine"."""
+    return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
+
+
+def _plural(n: int, word: str) -> str:
+    """`n` of `word`: "1 card", "3 cards"."""
+    return f"{n} {word if n == 1 else word + 's'}"
+
+
+def _dealt(counts: Sequence[int], say: Narrator) -> str:
+    """How many cards each seat was dealt: "nine cards each", or with the
+    Bull and the Bear "nine cards each, ten to Ada and Bix"."""
+    if not counts:
+        return "the cards"
+    least = min(counts)
+    text = f"{_count(least)} {'card' if least == 1 else 'cards'} each"
+    for n in sorted(set(counts) - {least}):
+        seats = [say.who(s, start=False) for s, k in enumerate(counts) if k == n]
+        names = seats[0] if len(seats) == 1 else f"{', '.join(seats[:-1])} and {seats[-1]}"
+        text += f", {_count(n)} to {names}"
+    return text

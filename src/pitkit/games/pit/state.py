@@ -26,7 +26,6 @@ holding, and each acceptance of an offer is made once.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, Final, Self, TypeVar
@@ -67,9 +66,8 @@ from pitkit.games.pit.market import (
     payable_lots,
 )
 from pitkit.games.pit.rules import Rules
-from pitkit.games.pit.sampler import sample_hidden
 
-__all__ = ["PENALTY", "SET_SIZE", "Hand", "Phase", "apply_checked", "attempt_checked"]
+__all__ = ["PENALTY", "SET_SIZE", "Phase", "PitHand", "apply_checked", "attempt_checked"]
 
 SET_SIZE: Final = 9
 """Cards of each commodity (T1)."""
@@ -193,7 +191,7 @@ Resolved = tuple[Accept, OpenOffer, Lot, bool]
 # __init__, which `copy.copy`, and so `clone`, cannot do; a class open to
 # subclasses written in Python is built as Python builds classes.
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Hand(State[PitAction]):
+class PitHand(State[PitAction]):
     """One hand of Pit among all `players` seats, dealt by `dealer`.
 
     `first_offer` numbers the hand's offers (a match keeps numbers unique
@@ -768,11 +766,6 @@ class Hand(State[PitAction]):
 
     # -- copies and zones ------------------------------------------------------------------
 
-    def sample_unseen(self, seat: int | None, rng: random.Random) -> Self:
-        """Hidden cards dealt anew to fit what `seat` saw of the trading, each
-        open offer a valid lot (see `pitkit.games.pit.sampler`)."""
-        return sample_hidden(self, seat, rng)
-
     def clone(self) -> Self:
         new = self._clone_base()
         new.free = [list(f) for f in self.free]
@@ -814,7 +807,7 @@ def _side(received: CardFacts, gave: CardFacts) -> dict[str, Any]:
 
 
 def apply_checked(
-    state: State[PitAction], hand: Hand, player: int, action: PitAction
+    state: State[PitAction], hand: PitHand, player: int, action: PitAction
 ) -> list[Event]:
     """`State.apply` for `hand`, or for the match (`state`) playing it, once
     the game is known to go on: `action` is taken if `hand.check` takes it.
@@ -827,7 +820,7 @@ def apply_checked(
 
 
 def attempt_checked(
-    state: State[PitAction], hand: Hand, player: int, action: PitAction
+    state: State[PitAction], hand: PitHand, player: int, action: PitAction
 ) -> list[Event] | str:
     """`apply_checked`, returning the reason for a refusal instead of raising
     it (`State.attempt`)."""

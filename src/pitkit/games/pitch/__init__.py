@@ -11,6 +11,7 @@ and game. Both columns of the rules: informal and tournament.
 from __future__ import annotations
 
 from pitkit.core.game import BotInfo, Game
+from pitkit.games.pitch import belief
 from pitkit.games.pitch.actions import Bid, Pass, PitchAction, Play, Run, Sell, Steal, Take
 from pitkit.games.pitch.bots import HeuristicBot, LookaheadBot, current_hand, hand_strength
 from pitkit.games.pitch.judge import judge
@@ -37,7 +38,8 @@ from pitkit.games.pitch.sheet import (
     ScoreSheet,
     cut_for_deal,
 )
-from pitkit.games.pitch.state import Hand, Phase
+from pitkit.games.pitch.state import Phase, PitchHand
+from pitkit.games.pitch.views import PitchView
 
 __all__ = [
     "GAME",
@@ -47,7 +49,6 @@ __all__ = [
     "Confirm",
     "Entry",
     "GoRound",
-    "Hand",
     "HandResult",
     "HeuristicBot",
     "LookaheadBot",
@@ -56,7 +57,9 @@ __all__ = [
     "Pass",
     "Phase",
     "PitchAction",
+    "PitchHand",
     "PitchMatch",
+    "PitchView",
     "Play",
     "Rules",
     "Ruling",
@@ -91,6 +94,9 @@ GAME = Game(
     match=PitchMatch,
     render=render,
     describe=describe,
+    heuristic="heuristic",
+    opponent="lookahead",
+    belief=belief.sample_unseen,
     bots={
         "heuristic": BotInfo(
             "bids from its hand's strength; plays to capture the Jack and game points",
@@ -102,4 +108,5 @@ GAME = Game(
         ),
     },
     judge=judge,
+    view_type=PitchView,
 )

@@ -21,7 +21,7 @@ from pitkit.core.match import Match
 from pitkit.core.state import State
 from pitkit.games.pitch.actions import Bid, Pass, PitchAction, Play, Run, Sell, Steal, Take
 from pitkit.games.pitch.scoring import card_points, trick_winner
-from pitkit.games.pitch.state import Hand, Phase
+from pitkit.games.pitch.state import Phase, PitchHand
 
 __all__ = [
     "HeuristicBot",
@@ -40,10 +40,10 @@ _POINTS = tuple(card_points(Card(i)) for i in range(52))
 MARGIN = 0.25
 
 
-def current_hand(state: State[Any]) -> Hand:
+def current_hand(state: State[Any]) -> PitchHand:
     """The Pitch hand being played in `state` (a hand or a match)."""
     hand = state.hand if isinstance(state, Match) else state
-    assert isinstance(hand, Hand)
+    assert isinstance(hand, PitchHand)
     return hand
 
 
@@ -83,13 +83,13 @@ def best_suit(cards: Sequence[Card], players: int, jack_to: str = "captured") ->
     return suit, value
 
 
-def known_voids(hand: Hand) -> list[set[int]]:
+def known_voids(hand: PitchHand) -> list[set[int]]:
     """The suits each seat has shown it is out of: a card that neither
     follows the suit led nor is trump shows that (C6). See `Hand.shown_voids`."""
     return hand.shown_voids()
 
 
-def _bid_checks(hand: Hand, player: int) -> list[tuple[int, bool, float]]:
+def _bid_checks(hand: PitchHand, player: int) -> list[tuple[int, bool, float]]:
     """What the other seats' bids say about their hands, as the heuristic
     bot bids: (seat, True, x) for "strength at least x", (seat, False, x)
     for "strength below x"."""
@@ -112,18 +112,18 @@ def _bid_checks(hand: Hand, player: int) -> list[tuple[int, bool, float]]:
 
 
 def _misfits(
-    world: Hand, checks: Sequence[tuple[int, bool, float]], played: list[list[Card]]
+    world: PitchHand, checks: Sequence[tuple[int, bool, float]], played: list[list[Card]]
 ) -> int:
     n = len(world.seated)
     jack_to = world.rules.jack_to
     bad = 0
     for seat, at_least, level in checks:
-        _, strength = best_suit(world.hands[seat] + played[seat], n, jack_to)
+        _, strength = best_suit(world.cards[seat] + played[seat], n, jack_to)
         bad += (strength >= level) != at_least
     return bad
 
 
-def sample_world(hand: Hand, player: int, rng: random.Random, tries: int = 6) -> Hand:
+def sample_world(hand: PitchHand, player: int, rng: random.Random, tries: int = 6) -> PitchHand:
     """A copy of `hand` with the cards `player` cannot see dealt at random,
     consistent with the suits each seat has shown it is out of, and (best
     of `tries` deals) with the bids each seat made."""
@@ -132,7 +132,7 @@ def sample_world(hand: Hand, player: int, rng: random.Random, tries: int = 6) ->
     for plays in [*(t.plays for t in hand.tricks), tuple(hand.trick)]:
         for seat, card in plays:
             played[seat].append(card)
-    best: Hand | None = None
+    best: PitchHand | None = None
     fewest = len(checks) + 1
     for _ in range(tries if checks else 1):
         world = _void_fitting(hand, player, rng)
@@ -145,14 +145,14 @@ def sample_world(hand: Hand, player: int, rng: random.Random, tries: int = 6) ->
     return best
 
 
-def _void_fitting(hand: Hand, player: int, rng: random.Random) -> Hand:
+def _void_fitting(hand: PitchHand, player: int, rng: random.Random) -> PitchHand:
     world = hand.redeal_unseen(player, rng)
     voids = known_voids(hand)
     stock = world.stock
     for seat in world.seated:
         if seat == player or not voids[seat]:
             continue
-        cards = world.hands[seat]
+        cards = world.cards[seat]
         for i, card in enumerate(cards):
             if card // 13 in voids[seat]:
                 swaps = [j for j, c in enumerate(stock) if c // 13 not in voids[seat]]
@@ -175,7 +175,7 @@ class HeuristicBot:
         hand = current_hand(state)
         return self.act(hand, player, hand.legal_actions(player))
 
-    def act(self, hand: Hand, player: int, actions: Sequence[PitchAction]) -> PitchAction:
+    def act(self, hand: PitchHand, player: int, actions: Sequence[PitchAction]) -> PitchAction:
         """The choice among `actions`, the legal actions of `player` in `hand`."""
         if len(actions) == 1:
             return actions[0]
@@ -185,10 +185,10 @@ class HeuristicBot:
 
     # -- bidding --------------------------------------------------------------
 
-    def bid(self, hand: Hand, player: int, actions: Sequence[PitchAction]) -> PitchAction:
+    def bid(self, hand: PitchHand, player: int, actions: Sequence[PitchAction]) -> PitchAction:
         """The bidding decision (C4, C5)."""
         n = len(hand.seated)
-        _, strength = best_suit(hand.hands[player], n, hand.rules.jack_to)
+        _, strength = best_suit(hand.cards[player], n, hand.rules.jack_to)
         partner_high = (
             hand.high_bidder is not None
             and hand.high_bidder != player
@@ -212,16 +212,16 @@ class HeuristicBot:
 
     # -- play -------------------------------------------------------------------
 
-    def card(self, hand: Hand, player: int, legal: Sequence[Card]) -> Card:
+    def card(self, hand: PitchHand, player: int, legal: Sequence[Card]) -> Card:
         """The card to play (C6)."""
         trump = hand.trump
         if trump is None:
             # The pitcher's first lead: the best suit's highest card.
-            suit, _ = best_suit(hand.hands[player], len(hand.seated), hand.rules.jack_to)
+            suit, _ = best_suit(hand.cards[player], len(hand.seated), hand.rules.jack_to)
             return max(c for c in legal if c // 13 == suit)
         base = trump * 13
         known = hand.gone
-        for held in hand.hands[player]:
+        for held in hand.cards[player]:
             known |= 1 << held
         top_unseen = -1  # the highest trump still out, or -1
         for index in range(base + 12, base - 1, -1):
@@ -319,7 +319,7 @@ class LookaheadBot:
                 totals[i] += self._play_out(sim, player, action)
         return actions[totals.index(max(totals))]
 
-    def _play_out(self, sim: Hand, player: int, action: PitchAction) -> float:
+    def _play_out(self, sim: PitchHand, player: int, action: PitchAction) -> float:
         # Straight to the state machine: every action here is legal by
         # construction, and a rollout needs no log of its actions.
         policy = self.policy

@@ -29,7 +29,7 @@ from pitkit.games.pitch.sheet import (
     ruling_from_json,
     ruling_to_json,
 )
-from pitkit.games.pitch.state import Hand
+from pitkit.games.pitch.state import PitchHand
 
 __all__ = ["PitchMatch"]
 
@@ -39,7 +39,7 @@ class PitchMatch(Match[PitchAction, Rules]):
 
     game = "pitch"
     replayed_events = frozenset({"ruling"})
-    hand: Hand
+    hand: PitchHand
     sheet: ScoreSheet
 
     def __init__(
@@ -76,10 +76,10 @@ class PitchMatch(Match[PitchAction, Rules]):
                 return high[0]
             cutting = list(high)  # C3: ties cut again
 
-    def deal(self) -> Hand:
+    def deal(self) -> PitchHand:
         self.dealer = self.sheet.dealer
         self.seated = list(self.sheet.seated)
-        return Hand(
+        return PitchHand(
             self.rules, self.players, self.dealer, self.chance, seated=self.seated, log=self.log
         )
 

@@ -1,9 +1,13 @@
-"""Pitch's view and events as text for the terminal."""
+"""Pitch in words: a seat's view as text for the terminal, and the one wording
+of its events (`describe`), which the terminal and the browser share."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from pitkit.core.narrate import Narrator
 
 __all__ = ["describe", "render"]
 
@@ -58,72 +62,142 @@ def render(view: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def describe(event: Mapping[str, Any]) -> str | None:
-    """One line for an event of a game of Pitch, as one seat saw it."""
-    kind = event["type"]
+_POINTS = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game"}
+_SEAT_LIST = re.compile(r"\bseats \[([\d, ]*)\]")
+_SEAT_DOES = re.compile(r"\b([Ss])eat (\d+) (deals|forfeits)\b")
+
+
+def describe(event: Mapping[str, Any], say: Narrator) -> str | None:
+    """One line for an event of a game of Pitch, as `say`'s reader saw it
+    (`Event.seen_by`); None: not worth a line. A match's scores and its end
+    are told by `pitkit.core.game.match_event_text`."""
+    kind = event.get("type")
     if kind == "cut":
-        cards = ", ".join(f"seat {s} {c}" for s, c in event["cards"].items())
-        high = event["high"]
+        cards = ", ".join(f"{say.name(int(s))} {c}" for s, c in event["cards"].items())
+        high = list(event["high"])
         if len(high) == 1:
-            return f"Cut for the deal: {cards}. Seat {high[0]} deals first."
-        return f"Cut for the deal: {cards}. Seats {', '.join(map(str, high))} tie and cut again."
+            return f"Cut for the deal: {cards}. {say.does(high[0], 'deals')} first."
+        tied = _and(say.name(s) for s in high)
+        return f"Cut for the deal: {cards}. A tie between {tied}: they cut again."
     if kind == "deal":
-        text = f"Seat {event['dealer']} deals six cards each."
-        if "cut_by" in event:
-            text = f"Seat {event['cut_by']} cuts. " + text
-        if "hand" in event:
-            text += f" Your hand: {event['hand']}."
-        return text
+        text = f"{say.does(event['dealer'], 'deals')} six cards each."
+        if event.get("cut_by") is not None:
+            text = f"{say.does(event['cut_by'], 'cuts')}. {text}"
+        return text + (f" Your cards: {event['hand']}." if event.get("hand") else "")
     if kind == "run":
-        text = f"Seat {event['dealer']} runs it: {event['cards_each']} more cards each."
-        if "cards" in event:
-            text += f" You get {event['cards']}."
-        return text
+        text = f"{say.does(event['dealer'], 'runs')} it: {event['cards_each']} more cards each."
+        return text + (f" You get {event['cards']}." if event.get("cards") else "")
     if kind == "action":
-        seat = event["seat"]
-        words = str(event["action"]).split()
-        verb = words[0]
-        if verb == "play":
-            return f"Seat {seat} plays {words[1]}."
-        if verb == "pass":
-            return f"Seat {seat} passes."
-        if verb == "bid":
-            return f"Seat {seat} bids {words[1]}."
-        if verb == "steal":
-            return f"Seat {seat}, the dealer, steals the bid for {words[1]}."
-        if verb == "take":
-            return f"Seat {seat}, the dealer, takes it for 2."
-        if verb == "run":
-            return None  # the run event says it
-        if verb == "sell":
-            return f"Seat {seat}, the dealer, sells the bid."
-        return f"Seat {seat}: {event['action']}."
+        return _describe_action(event, say)
     if kind == "contract":
-        return f"Seat {event['pitcher']} pitches for {event['bid']} ({event['how']})."
+        how = say.with_names(str(event.get("how", "")))
+        return f"{say.does(event['pitcher'], 'pitches')} for {event['bid']} ({how})."
     if kind == "trump":
-        return f"Trump is {_SUIT_NAMES[event['suit']]}."
+        return f"Trump is {_SUIT_NAMES.get(event['suit'], event['suit'])}."
     if kind == "trick":
-        return f"Seat {event['winner']} wins trick {event['number']} ({event['cards']})."
+        plays = []
+        for play in str(event["cards"]).split():
+            seat, _, card = play.rpartition(":")
+            plays.append(f"{say.name(int(seat))} {card}" if seat.isdigit() else card)
+        won = say.does(event["winner"], "wins")
+        return f"{won} trick {event['number']} ({', '.join(plays)})."
     if kind == "hand_end":
-        result = event["result"]
-        lines = [_sentence(str(result["summary"]))]
-        lines += [f"  {a['point']}: {a['why']}" for a in result["awards"]]
-        return "\n".join(lines)
+        return _describe_result(event["result"], say)
     if kind == "ruling":
-        ruling = event["ruling"]
+        ruling = event.get("ruling") or {}
         judge = f" (judge {ruling['judge']})" if ruling.get("judge") else ""
-        return f"Ruling, line {event['line']}: {event['note']}{judge}."
-    if kind == "scores":
-        if event["scores"] is None:
-            return None
-        return f"After line {event['hand']}: " + ", ".join(
-            f"seat {seat} {score}" for seat, score in enumerate(event["scores"])
-        )
-    if kind == "match_over":
-        return _sentence(str(event["result"]["summary"]))
-    if kind in ("shuffle", "pick"):
-        return None
+        note = _with_names(str(event.get("note", "")), say)
+        return f"Ruling, line {event['line']}: {note}{judge}."
     return None
+
+
+def _describe_action(event: Mapping[str, Any], say: Narrator) -> str | None:
+    """A bid, a pass, a play, or the dealer's choice; a run is told by its run event."""
+    seat = event["seat"]
+    words = str(event["action"]).split()
+    verb = words[0] if words else ""
+    if verb == "play":
+        return f"{say.does(seat, 'plays')} {words[1]}."
+    if verb == "pass":
+        return f"{say.does(seat, 'passes')}."
+    if verb == "bid":
+        return f"{say.does(seat, 'bids')} {words[1]}."
+    if verb == "steal":
+        return f"{say.who(seat)}, the dealer, {say.verb(seat, 'steals')} the bid for {words[1]}."
+    if verb == "take":
+        return f"{say.who(seat)}, the dealer, {say.verb(seat, 'takes')} it for 2."
+    if verb == "run":
+        return None  # the run event says it
+    if verb == "sell":
+        return f"{say.who(seat)}, the dealer, {say.verb(seat, 'sells')} the bid."
+    return f"{say.who(seat)}: {say.with_names(' '.join(words))}."
+
+
+def _describe_result(result: Mapping[str, Any], say: Narrator) -> str:
+    """A hand's result: the bid and its fate, and who won each point and why."""
+    parts = [_sentence(_summary(result, say))]
+    for award in result.get("awards") or ():
+        point = _POINTS.get(award.get("point"), str(award.get("point")))
+        why = say.with_names(str(award.get("why", ""))).rstrip(".")
+        parts.append(f"{point}: {why}.")
+    return " ".join(parts)
+
+
+def _summary(result: Mapping[str, Any], say: Narrator) -> str:
+    """The hand's summary (`HandResult.summary`) with seats by name and the
+    reader's own bid in the second person."""
+    try:
+        sides = [list(side) for side in result["sides"]]
+        pitcher = int(result["pitcher"])
+        suit = _SUIT_NAMES[result["trump"]]
+        team = len(sides[0]) > 1
+        own = next(side for side in sides if pitcher in side)
+        won = result["won"][sides.index(own)]
+        points = [
+            f"{a['point']} " + (_side(a["credited"], say) if a.get("credited") else "-")
+            for a in result["awards"]
+        ]
+    except (KeyError, IndexError, StopIteration, TypeError, ValueError):
+        return say.with_names(str(result.get("summary", "the hand is over")))
+    who = f"team {_team(own, say)}" if team else say.who(pitcher)
+    is_ = "is" if team else say.verb(pitcher, "is")
+    verdict = f"made it with {won}" if result["made"] else f"{is_} set back {result['bid']}"
+    return f"{who} bid {result['bid']} in {suit} and {verdict} ({', '.join(points)})"
+
+
+def _side(seats: Sequence[int], say: Narrator) -> str:
+    """One seat by name ("you" for the reader), or a team as "team Ada-Cy"."""
+    if len(seats) == 1:
+        return say.who(int(seats[0]), start=False)
+    return f"team {_team(seats, say)}"
+
+
+def _team(seats: Iterable[int], say: Narrator) -> str:
+    """A team by its names: "Ada-Cy"."""
+    return "-".join(say.name(int(s)) for s in seats)
+
+
+def _and(names: Iterable[str]) -> str:
+    """Names in a list: "Ada", "Ada and Bix", "Ada, Bix and Cy"."""
+    listed = list(names)
+    if len(listed) == 1:
+        return listed[0]
+    return f"{', '.join(listed[:-1])} and {listed[-1]}"
+
+
+def _with_names(text: str, say: Narrator) -> str:
+    """An engine's note with seats by name, lists too ("seats [0, 2]"), and
+    the reader's own seat in the second person ("you deal again")."""
+
+    def listed(found: re.Match[str]) -> str:
+        seats = [int(s) for s in found.group(1).replace(",", " ").split()]
+        return _and(say.who(s, start=False) for s in seats) if seats else "nobody"
+
+    def does(found: re.Match[str]) -> str:
+        seat = int(found.group(2))
+        return say.does(seat, found.group(3), start=found.group(1) == "S")
+
+    return say.with_names(_SEAT_DOES.sub(does, _SEAT_LIST.sub(listed, text)))
 
 
 def _sentence(text: str) -> str:

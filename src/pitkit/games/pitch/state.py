@@ -12,7 +12,6 @@ also holds the run-it cards until they are dealt.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from enum import Enum
 from typing import Any, Self
@@ -22,14 +21,13 @@ from mypy_extensions import mypyc_attr
 from pitkit.cards import Card, Suit, format_cards, standard_deck
 from pitkit.core.chance import Chance
 from pitkit.core.events import Event
-from pitkit.core.sampling import deal_fitting
 from pitkit.core.state import Outcome, State
 from pitkit.games.pitch.actions import CODEC, Bid, Pass, PitchAction, Play, Run, Sell, Steal, Take
 from pitkit.games.pitch.rules import MAX_BID, MIN_BID, Rules
 from pitkit.games.pitch.scoring import HandResult, Trick, hand_sides, score_tricks, trick_winner
 from pitkit.games.pitch.sheet import cut_offered_to, next_seat
 
-__all__ = ["HAND_SIZE", "PACKET", "Hand", "Phase", "run_size"]
+__all__ = ["HAND_SIZE", "PACKET", "Phase", "PitchHand", "run_size"]
 
 # Precomputed once, for the hot paths: each card's suit, the one-seat sets
 # `to_act` returns, and the play of each card, so that listing legal moves
@@ -60,7 +58,7 @@ class Phase(Enum):
 # Compiled (hatch_build.py), a class would build each instance by running its
 # __init__, which `clone` cannot do: see `pitkit.games.pit.state.Hand`.
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Hand(State[PitchAction]):
+class PitchHand(State[PitchAction]):
     """One hand of Pitch among the `seated` players, dealt by `dealer`."""
 
     codec = CODEC
@@ -94,7 +92,7 @@ class Hand(State[PitchAction]):
             order.append(next_seat(self.seated, order[-1]))
         self.order: tuple[int, ...] = tuple(order)
         self._left = {seat: order[(i + 1) % len(order)] for i, seat in enumerate(order)}
-        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.cards: list[list[Card]] = [[] for _ in range(players)]
         self.won: list[list[Card]] = [[] for _ in range(players)]
         self.stock: list[Card] = []
         self.trick: list[tuple[int, Card]] = []
@@ -121,7 +119,7 @@ class Hand(State[PitchAction]):
         at = 0
         for _ in range(HAND_SIZE // PACKET):
             for seat in self.order:
-                self.hands[seat] += deck[at : at + PACKET]
+                self.cards[seat] += deck[at : at + PACKET]
                 at += PACKET
         self.stock = deck[at:]
         public: dict[str, Any] = {
@@ -137,7 +135,7 @@ class Hand(State[PitchAction]):
             Event(
                 "deal",
                 public,
-                {seat: {"hand": format_cards(self.hands[seat])} for seat in self.seated},
+                {seat: {"hand": format_cards(self.cards[seat])} for seat in self.seated},
             )
         )
 
@@ -147,7 +145,7 @@ class Hand(State[PitchAction]):
         for seat in self.order:
             dealt[seat] = self.stock[:size]
             del self.stock[:size]
-            self.hands[seat] += dealt[seat]
+            self.cards[seat] += dealt[seat]
         self.log.append(
             Event(
                 "run",
@@ -233,7 +231,7 @@ class Hand(State[PitchAction]):
         return None
 
     def _playable(self, player: int) -> list[Card]:
-        hand = self.hands[player]
+        hand = self.cards[player]
         if self.trick:
             suit = _SUIT
             led = suit[self.trick[0][1]]
@@ -254,7 +252,7 @@ class Hand(State[PitchAction]):
             if not isinstance(action, Play):
                 return f"the bidding is over; play a card ({legal})"
             card = action.card
-            if card not in self.hands[player]:
+            if card not in self.cards[player]:
                 return f"you do not hold {card}"
             led = self.trick[0][1]
             return (
@@ -338,7 +336,7 @@ class Hand(State[PitchAction]):
         self.log.append(Event("contract", {"pitcher": pitcher, "bid": bid, "how": how}))
 
     def _play(self, player: int, card: Card) -> None:
-        self.hands[player].remove(card)
+        self.cards[player].remove(card)
         self.gone |= 1 << card
         if self.trump is None:
             # C6: the pitcher's first card sets trump.
@@ -357,7 +355,7 @@ class Hand(State[PitchAction]):
             Event("trick", {"winner": winner, "cards": str(trick), "number": len(self.tricks)})
         )
         self.player = winner
-        if not self.hands[winner]:
+        if not self.cards[winner]:
             self._finish()
 
     def _finish(self) -> None:
@@ -413,7 +411,7 @@ class Hand(State[PitchAction]):
                 {
                     "seat": s,
                     "seated": s in self.seated,
-                    "cards": len(self.hands[s]),
+                    "cards": len(self.cards[s]),
                     "won": format_cards(self.won[s]),
                 }
                 for s in range(self.players)
@@ -423,7 +421,7 @@ class Hand(State[PitchAction]):
             "history": self.history(seat),
         }
         if seat is not None:
-            view["hand"] = [str(c) for c in sorted(self.hands[seat])]
+            view["hand"] = [str(c) for c in sorted(self.cards[seat])]
             view["legal"] = [str(a) for a in self.legal_actions(seat)]
         return view
 
@@ -431,7 +429,7 @@ class Hand(State[PitchAction]):
 
     def clone(self) -> Self:
         new = self._clone_base()
-        new.hands = [list(h) for h in self.hands]
+        new.cards = [list(h) for h in self.cards]
         new.won = [list(w) for w in self.won]
         new.stock = list(self.stock)
         new.trick = list(self.trick)
@@ -445,7 +443,7 @@ class Hand(State[PitchAction]):
             "trick": [card for _, card in self.trick],
         }
         for seat in range(self.players):
-            zones[f"hand {seat}"] = self.hands[seat]
+            zones[f"hand {seat}"] = self.cards[seat]
             zones[f"won {seat}"] = self.won[seat]
         return zones
 
@@ -457,7 +455,7 @@ class Hand(State[PitchAction]):
         if name == "stock":
             self.stock = cards
         elif name.startswith("hand "):
-            self.hands[int(name.split()[1])] = cards
+            self.cards[int(name.split()[1])] = cards
         else:
             raise ValueError(f"zone {name!r} is not hidden from anyone")
 
@@ -476,23 +474,3 @@ class Hand(State[PitchAction]):
                     if card // 13 != led and card // 13 != trump:
                         voids[seat].add(led)
         return voids
-
-    def sample_unseen(self, seat: int | None, rng: random.Random) -> Self:
-        """A copy with the cards `seat` cannot see dealt at random among the
-        other hands and the stock, no seat getting a card of a suit it has
-        shown it is out of (see `shown_voids`). The bids' hints about the
-        hands are left to the bots (see `pitch.bots.sample_world`)."""
-        voids = self.shown_voids()
-        others = [s for s in self.seated if s != seat]
-        pool = sorted([c for s in others for c in self.hands[s]] + self.stock)
-        # The most constrained seats are dealt first, so a deal rarely fails.
-        order = sorted(others, key=lambda s: (-len(voids[s]), s))
-        sizes = {s: len(self.hands[s]) for s in order}
-        hands = deal_fitting(pool, sizes, lambda s, card, _: card // 13 not in voids[s], rng)
-        dealt = {c for cards in hands.values() for c in cards}
-        new = self.clone()
-        for s, cards in hands.items():
-            new.hands[s] = cards
-        new.stock = [c for c in pool if c not in dealt]
-        new._set_chance(Chance(rng.getrandbits(64)))
-        return new

@@ -9,6 +9,7 @@ True
 """
 
 from pitkit.core.game import BotInfo, Game
+from pitkit.games.pits import belief
 from pitkit.games.pits.actions import Give, Pass, PitsAction, Play, Take, reading_name
 from pitkit.games.pits.bots import HeuristicBot, current_hand
 from pitkit.games.pits.judge import judge
@@ -28,13 +29,13 @@ from pitkit.games.pits.melds import (
 from pitkit.games.pits.render import describe, render
 from pitkit.games.pits.rules import Rules
 from pitkit.games.pits.sheet import ScoreSheet, SheetError
-from pitkit.games.pits.state import Hand, Phase
+from pitkit.games.pits.state import Phase, PitsHand
+from pitkit.games.pits.views import PitsView
 
 __all__ = [
     "GAME",
     "KINDS",
     "Give",
-    "Hand",
     "HeuristicBot",
     "Kind",
     "Meld",
@@ -42,7 +43,9 @@ __all__ = [
     "Pass",
     "Phase",
     "PitsAction",
+    "PitsHand",
     "PitsMatch",
+    "PitsView",
     "Play",
     "Rules",
     "ScoreSheet",
@@ -72,8 +75,12 @@ GAME = Game(
     match=PitsMatch,
     render=render,
     describe=describe,
+    heuristic="heuristic",
+    opponent="heuristic",
+    belief=belief.sample_unseen,
     bots={
         "heuristic": BotInfo("keeps the lead, keeps pairs together, saves wild cards", HeuristicBot)
     },
     judge=judge,
+    view_type=PitsView,
 )

@@ -11,15 +11,15 @@ from pitkit.core.match import Match
 from pitkit.core.state import State
 from pitkit.games.pits.actions import Give, Pass, PitsAction, Take
 from pitkit.games.pits.melds import TWO, Meld, pits_rank
-from pitkit.games.pits.state import Hand, Phase
+from pitkit.games.pits.state import Phase, PitsHand
 
 __all__ = ["HeuristicBot", "current_hand"]
 
 
-def current_hand(state: State[Any]) -> Hand:
+def current_hand(state: State[Any]) -> PitsHand:
     """The Pits hand being played in `state` (a hand or a match)."""
     hand = state.hand if isinstance(state, Match) else state
-    assert isinstance(hand, Hand)
+    assert isinstance(hand, PitsHand)
     return hand
 
 
@@ -39,7 +39,7 @@ class HeuristicBot:
         """Every legal action of `player`, the bot's choice first, then the
         others from most to least attractive."""
         hand = current_hand(state)
-        cards = hand.hands[player]
+        cards = hand.cards[player]
         if hand.phase is Phase.PLAY:
             return self._plays(hand, player)
         options = hand.legal_actions(player)
@@ -50,8 +50,8 @@ class HeuristicBot:
         gives = [a for a in options if isinstance(a, Give)]
         return [*sorted(gives, key=lambda a: _keep_value(a.card, cards))]
 
-    def _plays(self, hand: Hand, player: int) -> list[PitsAction]:
-        cards = hand.hands[player]
+    def _plays(self, hand: PitsHand, player: int) -> list[PitsAction]:
+        cards = hand.cards[player]
         plays = hand.plays()
         passing: list[PitsAction] = [] if hand.table is None else [Pass()]
         for play, meld in plays.items():
@@ -65,7 +65,7 @@ class HeuristicBot:
         if hand.table is None:
             return ranked
         meld = costed[0][1]
-        danger = min(len(hand.hands[s]) for s in hand.holders() if s != player) <= 2
+        danger = min(len(hand.cards[s]) for s in hand.holders() if s != player) <= 2
         reckless = _wilds(meld) or _breaks(meld, held)
         if reckless and len(cards) - len(meld.cards) > 3 and not danger:
             return [*passing, *ranked]

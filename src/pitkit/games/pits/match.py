@@ -8,7 +8,7 @@ from pitkit.core.match import Match
 from pitkit.core.state import Outcome
 from pitkit.games.pits.actions import PitsAction
 from pitkit.games.pits.rules import Rules
-from pitkit.games.pits.state import PLAYERS, POINTS, Hand
+from pitkit.games.pits.state import PLAYERS, POINTS, PitsHand
 
 __all__ = ["PitsMatch"]
 
@@ -31,8 +31,8 @@ class PitsMatch(Match[PitsAction, Rules]):
         self.places: list[int] | None = None
         super().__init__(rules, players, seed, chance=chance)
 
-    def deal(self) -> Hand:
-        return Hand(self.rules, self.dealer, self.chance, places=self.places, log=self.log)
+    def deal(self) -> PitsHand:
+        return PitsHand(self.rules, self.dealer, self.chance, places=self.places, log=self.log)
 
     def score_hand(self, result: Outcome) -> None:
         self.places = list(result.detail["order"])

@@ -1,13 +1,14 @@
-"""Pits views and events as text for the terminal."""
+"""Pits in words: a seat's view as text for the terminal, and the one wording
+of its events (`describe`), which the terminal and the browser share."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["describe", "render"]
+from pitkit.core.narrate import Narrator
 
-_PLACES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th"}
+__all__ = ["describe", "render"]
 
 
 def render(view: Mapping[str, Any]) -> str:
@@ -29,7 +30,7 @@ def render(view: Mapping[str, Any]) -> str:
         who = "you" if p["seat"] == view["seat"] else f"seat {p['seat']}"
         notes = [f"{p['cards']} cards"]
         if p["place"]:
-            notes.append(f"out {_PLACES[p['place']]}")
+            notes.append(f"out {_ordinal(p['place'])}")
         if p["passed"]:
             notes.append("passed")
         if p["seat"] == view["dealer"]:
@@ -40,34 +41,62 @@ def render(view: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def describe(event: Mapping[str, Any]) -> str | None:
-    """One line for an event of a Pits hand, as one seat saw it."""
-    kind = event["type"]
+def describe(event: Mapping[str, Any], say: Narrator) -> str | None:
+    """One line for an event of a Pits hand, as `say`'s reader saw it
+    (`Event.seen_by`); None: not worth a line."""
+    kind = event.get("type")
     if kind == "deal":
-        text = f"Seat {event['dealer']} deals."
-        return text + (f" Your hand: {event['hand']}." if "hand" in event else "")
+        text = f"{say.does(event['dealer'], 'deals')}."
+        return text + (f" Your cards: {event['hand']}." if event.get("hand") else "")
     if kind == "action":
-        if event["action"] == "pass":
-            return f"Seat {event['seat']} passes."
-        if event["action"].startswith("play"):
-            return None  # the meld event says it better
-        return f"Seat {event['seat']}: {event['action']}."
+        return _describe_action(event, say)
     if kind == "meld":
-        return f"Seat {event['seat']} plays {event['meld']} ({event['left']} cards left)."
-    if kind == "out":
-        return f"Seat {event['seat']} is out, {_PLACES[event['place']]}!"
-    if kind == "round":
-        return f"Everyone passed. Seat {event['leader']} leads."
-    if kind == "offered":
-        return f"Seat {event['seat']} gives up {event['card']}."
-    if kind == "revealed":
         return (
-            "The face-down cards: "
-            + ", ".join(f"seat {s} gave {c}" for s, c in event["cards"].items())
-            + "."
+            f"{say.does(event['seat'], 'plays')} {event['meld']} "
+            f"({_plural(event['left'], 'card')} left)."
         )
+    if kind == "out":
+        return f"{say.does(event['seat'], 'is')} out, {_ordinal(event['place'])}!"
+    if kind == "round":
+        return f"Everyone passed. {say.does(event['leader'], 'leads')}."
+    if kind == "offered":
+        return f"{say.does(event['seat'], 'gives')} up {event['card']}, face up."
+    if kind == "revealed":
+        gave = (f"{say.name(int(s))} gave {c}" for s, c in (event.get("cards") or {}).items())
+        return "The face-down cards: " + ", ".join(gave) + "."
     if kind == "exchanged":
-        return " ".join(f"Seat {s} takes {c}." for s, c in event["took"].items())
+        took = (event.get("took") or {}).items()
+        return " ".join(f"{say.does(int(s), 'takes')} {c}." for s, c in took) or None
     if kind == "hand_end":
-        return "Finishing order: " + ", ".join(f"seat {s}" for s in event["order"]) + "."
+        return "Finishing order: " + ", ".join(say.name(s) for s in event["order"]) + "."
     return None
+
+
+def _describe_action(event: Mapping[str, Any], say: Narrator) -> str | None:
+    """Passes and face-down gives; plays and face-up exchanges are told by
+    the events they cause (meld, offered, exchanged)."""
+    seat = event["seat"]
+    action = str(event["action"])
+    if action == "pass":
+        return f"{say.does(seat, 'passes')}."
+    if action.startswith(("play", "take")):
+        return None
+    if action.startswith("give"):
+        # The table sees "give (face down)"; the giver's own copy names the
+        # card, like a face-up give (told by its `offered` event): the two
+        # cannot be told apart here, so the giver's line is left out.
+        if action[5:].startswith("("):
+            return f"{say.does(seat, 'gives')} a card, face down."
+        return None
+    return f"{say.who(seat)}: {say.with_names(action)}."
+
+
+def _plural(n: int, word: str) -> str:
+    """`n` of `word`: "1 card", "3 cards"."""
+    return f"{n} {word if n == 1 else word + 's'}"
+
+
+def _ordinal(n: int) -> str:
+    """A place in figures: "1st", "2nd", "3rd", "4th"."""
+    tail = "th" if 11 <= n % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{tail}"

@@ -7,7 +7,6 @@ up), and the exchange's face-up ``offered`` cards and face-down
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from enum import Enum
@@ -25,7 +24,7 @@ from pitkit.games.pits.actions import CODEC, Give, Pass, PitsAction, Play, Take,
 from pitkit.games.pits.melds import Meld, legal_plays, pits_rank, read_as
 from pitkit.games.pits.rules import Rules
 
-__all__ = ["PLAYERS", "POINTS", "Hand", "Phase"]
+__all__ = ["PLAYERS", "POINTS", "Phase", "PitsHand"]
 
 PLAYERS = 5
 POINTS = (2, 1, 0, 0, 0)  # by finishing place (P7)
@@ -49,7 +48,7 @@ def _sort(cards: list[Card]) -> None:
 # Compiled (hatch_build.py), a class would build each instance by running its
 # __init__, which `clone` cannot do: see `pitkit.games.pit.state.Hand`.
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Hand(State[PitsAction]):
+class PitsHand(State[PitsAction]):
     """One hand of Pits, dealt by `dealer`. `places` is the previous hand's
     finishing order (1st to 5th), which calls for the exchange (P8)."""
 
@@ -70,7 +69,7 @@ class Hand(State[PitsAction]):
         self.dealer = dealer
         self.places = tuple(places) if places else None
         self._join(log, chance)
-        self.hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
+        self.cards: list[list[Card]] = [[] for _ in range(PLAYERS)]
         self.played: list[Card] = []
         self.offered: dict[int, Card] = {}  # face up, from 4th and 5th
         self.concealed: dict[int, Card] = {}  # face down, from 1st and 2nd
@@ -92,14 +91,14 @@ class Hand(State[PitsAction]):
     def _deal(self) -> None:
         deck = self.chance.shuffle(standard_deck(jokers=True))
         for i, card in enumerate(deck):  # one at a time from the dealer's left (P1)
-            self.hands[(self.dealer + 1 + i) % PLAYERS].append(card)
-        for hand in self.hands:
+            self.cards[(self.dealer + 1 + i) % PLAYERS].append(card)
+        for hand in self.cards:
             _sort(hand)
         self.log.append(
             Event(
                 "deal",
-                {"dealer": self.dealer, "counts": [len(h) for h in self.hands]},
-                {seat: {"hand": format_cards(self.hands[seat])} for seat in range(PLAYERS)},
+                {"dealer": self.dealer, "counts": [len(h) for h in self.cards]},
+                {seat: {"hand": format_cards(self.cards[seat])} for seat in range(PLAYERS)},
             )
         )
 
@@ -134,13 +133,13 @@ class Hand(State[PitsAction]):
 
     def holders(self) -> list[int]:
         """The seats still holding cards."""
-        return [s for s in range(PLAYERS) if self.hands[s]]
+        return [s for s in range(PLAYERS) if self.cards[s]]
 
     def next_holder(self, seat: int, skip: AbstractSet[int] = frozenset()) -> int:
         """The next seat to the left of `seat` that holds cards (and is not in `skip`)."""
         for step in range(1, PLAYERS + 1):
             other = (seat + step) % PLAYERS
-            if self.hands[other] and other not in skip:
+            if self.cards[other] and other not in skip:
                 return other
         raise AssertionError("nobody holds cards")
 
@@ -150,7 +149,7 @@ class Hand(State[PitsAction]):
         """The current player's legal plays, with the meld each one lays."""
         key = (len(self.log), self.player)
         if self._plays_key != key:
-            melds = legal_plays(self.hands[self.player], self.table, self.rules)
+            melds = legal_plays(self.cards[self.player], self.table, self.rules)
             self._plays = {Play.of(m): m for m in melds}
             self._plays_key = key
         return self._plays
@@ -164,11 +163,11 @@ class Hand(State[PitsAction]):
                 actions.append(Pass())
             return actions
         if self.phase is Phase.GIVE_HIGHEST:
-            hand = self.hands[player]
+            hand = self.cards[player]
             top = pits_rank(hand[-1])
             return [Give(c) for c in hand if pits_rank(c) == top]
         if self.phase is Phase.GIVE_CONCEALED:
-            return [Give(c) for c in self.hands[player]]
+            return [Give(c) for c in self.cards[player]]
         return [Take(c) for c in sorted(self.offered.values() or self.concealed.values())]
 
     def parse_action(self, spelling: str | Mapping[str, Any] | Action) -> PitsAction:
@@ -188,7 +187,7 @@ class Hand(State[PitsAction]):
         return readings[0] if readings else Play("set", play.cards)
 
     def why_illegal(self, player: int, action: PitsAction) -> str:
-        hand = self.hands[player]
+        hand = self.cards[player]
         cards = [action.card] if isinstance(action, Give | Take) else getattr(action, "cards", [])
         if isinstance(action, Take):
             return f"{action.card} is not one of the cards to take"
@@ -241,7 +240,7 @@ class Hand(State[PitsAction]):
             self._take(player, action.card)
 
     def _play(self, player: int, meld: Meld) -> None:
-        hand = self.hands[player]
+        hand = self.cards[player]
         for card in meld.cards:
             hand.remove(card)
         self.played += meld.cards
@@ -268,7 +267,7 @@ class Hand(State[PitsAction]):
         others = [s for s in self.holders() if s != self.owner]
         if all(s in self.passed for s in others):
             # The round is over: the last to lay a meld leads, or the next holder on (P6).
-            self.player = self.owner if self.hands[self.owner] else self.next_holder(self.owner)
+            self.player = self.owner if self.cards[self.owner] else self.next_holder(self.owner)
             self.table, self.owner, self.passed = None, None, set()
             self.log.append(Event("round", {"leader": self.player}))
             return
@@ -290,7 +289,7 @@ class Hand(State[PitsAction]):
         self.log.append(Event("hand_end", {"order": list(self.finished)}))
 
     def _give(self, player: int, card: Card) -> None:
-        self.hands[player].remove(card)
+        self.cards[player].remove(card)
         if self.phase is Phase.GIVE_HIGHEST:
             self.offered[player] = card
             self.caps[player] = pits_rank(card)
@@ -309,9 +308,9 @@ class Hand(State[PitsAction]):
         other = next(c for c in pool.values() if c != card)
         partner = self.place(2) if self.phase is Phase.FIRST_TAKES else self.place(5)
         for seat, got in ((player, card), (partner, other)):
-            self.hands[seat].append(got)
+            self.cards[seat].append(got)
             self.known[got] = seat
-            _sort(self.hands[seat])
+            _sort(self.cards[seat])
         self.log.append(
             Event("exchanged", {"took": {str(player): str(card), str(partner): str(other)}})
         )
@@ -335,7 +334,7 @@ class Hand(State[PitsAction]):
             "players": [
                 {
                     "seat": s,
-                    "cards": len(self.hands[s]),
+                    "cards": len(self.cards[s]),
                     "passed": s in self.passed,
                     "place": self.finished.index(s) + 1 if s in self.finished else None,
                     "gave_face_down": s in self.concealed,
@@ -356,7 +355,7 @@ class Hand(State[PitsAction]):
             "history": self.history(seat),
         }
         if seat is not None:
-            view["hand"] = [str(c) for c in self.hands[seat]]
+            view["hand"] = [str(c) for c in self.cards[seat]]
             view["legal"] = [str(a) for a in self.legal_actions(seat)]
             if seat in self.concealed:
                 view["gave"] = str(self.concealed[seat])
@@ -366,7 +365,7 @@ class Hand(State[PitsAction]):
 
     def clone(self) -> Self:
         new = self._clone_base()
-        new.hands = [list(h) for h in self.hands]
+        new.cards = [list(h) for h in self.cards]
         new.played = list(self.played)
         new.offered = dict(self.offered)
         new.concealed = dict(self.concealed)
@@ -376,47 +375,8 @@ class Hand(State[PitsAction]):
         new._plays_key = None
         return new
 
-    def sample_unseen(self, seat: int | None, seed: int | random.Random) -> Self:
-        """A copy with the cards `seat` cannot see dealt anew, consistent with
-        everything public: exchanged cards stay with whoever took them, and
-        4th and 5th hold nothing above the card they had to give up (P8)."""
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        new = self.clone()
-        slots: dict[str, int] = {}  # zone -> how many unknown cards it holds
-        pool: list[Card] = []
-        for name in self.hidden_zones(seat):
-            cards = self.zones()[name]
-            owner = int(name.split()[1])
-            unknown = [
-                c for c in cards if self.known.get(c) != owner or name.startswith("concealed")
-            ]
-            pool += unknown
-            slots[name] = len(unknown)
-        # Highest first: each card's possible places only widen as ranks fall.
-        pool.sort(key=lambda c: (-pits_rank(c), int(c)))
-        placed: dict[str, list[Card]] = {name: [] for name in slots}
-        for card in pool:
-            fits = [
-                name
-                for name, free in slots.items()
-                if free > len(placed[name])
-                and pits_rank(card) <= self.caps.get(int(name.split()[1]), 99)
-            ]
-            weights = [slots[name] - len(placed[name]) for name in fits]
-            placed[rng.choices(fits, weights)[0]].append(card)
-        for name, cards in placed.items():
-            owner = int(name.split()[1])
-            kept = [
-                c
-                for c in self.zones()[name]
-                if self.known.get(c) == owner and name.startswith("hand")
-            ]
-            new._set_zone(name, kept + cards)
-        new._set_chance(Chance(rng.getrandbits(64)))
-        return new
-
     def zones(self) -> dict[str, Sequence[Any]]:
-        zones: dict[str, Sequence[Any]] = {f"hand {s}": self.hands[s] for s in range(PLAYERS)}
+        zones: dict[str, Sequence[Any]] = {f"hand {s}": self.cards[s] for s in range(PLAYERS)}
         zones["played"] = self.played
         zones["offered"] = list(self.offered.values())
         for s, card in self.concealed.items():
@@ -432,7 +392,7 @@ class Hand(State[PitsAction]):
     def _set_zone(self, name: str, cards: list[Any]) -> None:
         kind, seat = name.split()
         if kind == "hand":
-            self.hands[int(seat)] = sorted(cards, key=lambda c: (pits_rank(c), int(c)))
+            self.cards[int(seat)] = sorted(cards, key=lambda c: (pits_rank(c), int(c)))
         else:
             self.concealed[int(seat)] = cards[0]
         self._plays_key = None

@@ -5,21 +5,24 @@
 """
 
 from pitkit.core.game import BotInfo, Game
+from pitkit.games.pittypat import belief
 from pitkit.games.pittypat.actions import Draw, MatchCard, PittyPatAction
 from pitkit.games.pittypat.bots import SensibleBot, current_hand
 from pitkit.games.pittypat.match import PittyPatMatch
 from pitkit.games.pittypat.render import describe, render
 from pitkit.games.pittypat.rules import Rules
-from pitkit.games.pittypat.state import Hand, Phase
+from pitkit.games.pittypat.state import Phase, PittyPatHand
+from pitkit.games.pittypat.views import PittyPatView
 
 __all__ = [
     "GAME",
     "Draw",
-    "Hand",
     "MatchCard",
     "Phase",
     "PittyPatAction",
+    "PittyPatHand",
     "PittyPatMatch",
+    "PittyPatView",
     "Rules",
     "SensibleBot",
     "current_hand",
@@ -38,9 +41,13 @@ GAME = Game(
     match=PittyPatMatch,
     render=render,
     describe=describe,
+    heuristic="sensible",
+    opponent="sensible",
+    belief=belief.sample_unseen,
     bots={
         "sensible": BotInfo(
             "matches when it can; discards the rank least likely to come again", SensibleBot
         )
     },
+    view_type=PittyPatView,
 )

@@ -9,15 +9,15 @@ from pitkit.cards import Card
 from pitkit.core.match import Match
 from pitkit.core.state import State
 from pitkit.games.pittypat.actions import Draw, MatchCard, PittyPatAction
-from pitkit.games.pittypat.state import Hand
+from pitkit.games.pittypat.state import PittyPatHand
 
 __all__ = ["SensibleBot", "current_hand"]
 
 
-def current_hand(state: State[Any]) -> Hand:
+def current_hand(state: State[Any]) -> PittyPatHand:
     """The Pitty Pat hand being played in `state` (a hand or a match)."""
     hand = state.hand if isinstance(state, Match) else state
-    assert isinstance(hand, Hand)
+    assert isinstance(hand, PittyPatHand)
     return hand
 
 
@@ -39,10 +39,10 @@ class SensibleBot:
         return min(matches, key=lambda a: (_live(a.discard, seen), self.rng.random()))
 
 
-def _seen_ranks(hand: Hand, player: int) -> dict[int, int]:
+def _seen_ranks(hand: PittyPatHand, player: int) -> dict[int, int]:
     """How many cards of each rank `player` can see: own hand, pile, pairs."""
     seen: dict[int, int] = {}
-    for cards in [hand.hands[player], hand.pile, *hand.pairs]:
+    for cards in [hand.cards[player], hand.pile, *hand.pairs]:
         for card in cards:
             seen[card.rank] = seen.get(card.rank, 0) + 1
     return seen

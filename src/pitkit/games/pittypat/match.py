@@ -7,7 +7,7 @@ from pitkit.core.match import Match
 from pitkit.core.state import Outcome
 from pitkit.games.pittypat.actions import PittyPatAction
 from pitkit.games.pittypat.rules import Rules
-from pitkit.games.pittypat.state import Hand
+from pitkit.games.pittypat.state import PittyPatHand
 
 __all__ = ["PittyPatMatch"]
 
@@ -27,8 +27,8 @@ class PittyPatMatch(Match[PittyPatAction, Rules]):
         if rules.scoring == "chips":
             self.scores = [rules.chips] * players
 
-    def deal(self) -> Hand:
-        return Hand(
+    def deal(self) -> PittyPatHand:
+        return PittyPatHand(
             self.rules, self.players, self.dealer, self.chance, seated=self.seated, log=self.log
         )
 

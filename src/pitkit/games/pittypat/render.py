@@ -1,11 +1,14 @@
-"""Pitty Pat's view as text for the terminal."""
+"""Pitty Pat in words: a seat's view as text for the terminal, and the one
+wording of its events (`describe`), which the terminal and the browser share."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["render"]
+from pitkit.core.narrate import Narrator
+
+__all__ = ["describe", "render"]
 
 
 def render(view: Mapping[str, Any]) -> str:
@@ -26,29 +29,35 @@ def render(view: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def describe(event: Mapping[str, Any]) -> str | None:
-    """One line for an event of a Pitty Pat hand, as one seat saw it."""
-    kind = event["type"]
+def describe(event: Mapping[str, Any], say: Narrator) -> str | None:
+    """One line for an event of a Pitty Pat hand, as `say`'s reader saw it
+    (`Event.seen_by`); None: not worth a line."""
+    kind = event.get("type")
     if kind == "deal":
-        text = f"Seat {event['dealer']} deals. The up card is {event['up']}."
-        if "hand" in event:
-            text += f" Dealt: {event['hand']}."
-        for seat, pairs in event["laid"].items():
-            text += f" Seat {seat} lays down the dealt pairs {pairs}."
+        text = f"{say.does(event['dealer'], 'deals')}. The up card is {event['up']}."
+        if event.get("hand"):
+            text += f" Your cards: {event['hand']}."
+        for seat, pairs in (event.get("laid") or {}).items():
+            text += f" {say.does(int(seat), 'lays')} down the dealt pairs {pairs}."
         return text
     if kind == "action":
-        words = event["action"].split()
+        seat = event["seat"]
+        words = str(event["action"]).split()
         if words[0] == "draw":
-            return f"Seat {event['seat']} draws."
+            return f"{say.does(seat, 'draws')}."
         if len(words) == 3:
-            return f"Seat {event['seat']} matches with {words[1]} and discards {words[2]}."
-        return f"Seat {event['seat']} matches with {words[1]}, the last card."
+            return (
+                f"{say.does(seat, 'matches')} with {words[1]} and "
+                f"{say.verb(seat, 'discards')} {words[2]}."
+            )
+        return f"{say.does(seat, 'matches')} with {words[1]}, the last card."
     if kind == "turned":
-        return f"Seat {event['seat']} turns up {event['card']}."
+        return f"{say.does(event['seat'], 'turns')} up {event['card']}."
     if kind == "restock":
         return f"The pile becomes the stock ({event['stock']} cards); {event['up']} is turned up."
     if kind == "hand_end":
-        if event["winner"] is None:
-            return f"The hand is a draw: {event['reason']}."
-        return f"Seat {event['winner']} is out and wins the hand!"
+        winner = event.get("winner")
+        if winner is None:
+            return f"The hand is a draw: {say.with_names(str(event.get('reason', '')))}."
+        return f"{say.does(winner, 'is')} out and {say.verb(winner, 'wins')} the hand!"
     return None

@@ -8,7 +8,6 @@ others and the stock's order are hidden.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from enum import Enum
 from typing import Any, Self
@@ -18,12 +17,11 @@ from mypy_extensions import mypyc_attr
 from pitkit.cards import Card, format_cards, standard_deck
 from pitkit.core.chance import Chance
 from pitkit.core.events import Event
-from pitkit.core.sampling import deal_fitting
 from pitkit.core.state import Outcome, State
 from pitkit.games.pittypat.actions import CODEC, Draw, MatchCard, PittyPatAction
 from pitkit.games.pittypat.rules import Rules
 
-__all__ = ["HAND_SIZE", "Hand", "Phase"]
+__all__ = ["HAND_SIZE", "Phase", "PittyPatHand"]
 
 HAND_SIZE = 5
 
@@ -51,7 +49,7 @@ class Phase(Enum):
 # Compiled (hatch_build.py), a class would build each instance by running its
 # __init__, which `clone` cannot do: see `pitkit.games.pit.state.Hand`.
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Hand(State[PittyPatAction]):
+class PittyPatHand(State[PittyPatAction]):
     """One hand of Pitty Pat among the `seated` players, dealt by `dealer`."""
 
     codec = CODEC
@@ -78,7 +76,7 @@ class Hand(State[PittyPatAction]):
         self._join(log, chance)
         order = sorted(self.seated)
         self._left = {s: order[(i + 1) % len(order)] for i, s in enumerate(order)}
-        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.cards: list[list[Card]] = [[] for _ in range(players)]
         self.pairs: list[list[Card]] = [[] for _ in range(players)]
         self.pile: list[Card] = []
         self.stock: list[Card] = []
@@ -98,7 +96,7 @@ class Hand(State[PittyPatAction]):
             order.append(self.next_seat(order[-1]))
         # One card at a time from the dealer's left, five rounds.
         for i in range(HAND_SIZE * len(order)):
-            self.hands[order[i % len(order)]].append(deck[i])
+            self.cards[order[i % len(order)]].append(deck[i])
         rest = deck[HAND_SIZE * len(order) :]
         self.pile = [rest[0]]
         self.stock = rest[:0:-1]  # the top of the stock is the end of the list
@@ -117,7 +115,7 @@ class Hand(State[PittyPatAction]):
                     "laid": laid,
                 },
                 {
-                    seat: {"hand": format_cards(self.hands[seat] + self.pairs[seat])}
+                    seat: {"hand": format_cards(self.cards[seat] + self.pairs[seat])}
                     for seat in self.seated
                 },
             )
@@ -127,12 +125,12 @@ class Hand(State[PittyPatAction]):
         """Lay down the pairs in a dealt hand: two of a rank make a pair,
         three make a pair and a single, four make two pairs (Y3)."""
         kept: dict[int, Card] = {}
-        for card in self.hands[seat]:
+        for card in self.cards[seat]:
             if card.rank in kept:
                 self.pairs[seat] += [kept.pop(card.rank), card]
             else:
                 kept[card.rank] = card
-        self.hands[seat] = list(kept.values())
+        self.cards[seat] = list(kept.values())
         return self.pairs[seat]
 
     # -- turn order -------------------------------------------------------
@@ -168,7 +166,7 @@ class Hand(State[PittyPatAction]):
         """The card in `seat`'s hand of the top card's rank, if any. A hand
         never holds two cards of one rank, since dealt pairs are laid down."""
         rank = _RANK[self.pile[-1]]
-        for card in self.hands[seat]:
+        for card in self.cards[seat]:
             if _RANK[card] == rank:
                 return card
         return None
@@ -176,7 +174,7 @@ class Hand(State[PittyPatAction]):
     def _legal_actions(self, player: int) -> list[PittyPatAction]:
         if self.phase is Phase.OVER or player != self.player:
             return []
-        hand = self.hands[player]
+        hand = self.cards[player]
         card = self.matching_card(player)
         actions: list[PittyPatAction] = []
         if card is not None:
@@ -194,7 +192,7 @@ class Hand(State[PittyPatAction]):
             if self.phase is Phase.AFTER_DRAW:
                 return "you have drawn already; match the card you turned"
             return "you can match the top card, and the rules say you must"
-        hand = self.hands[player]
+        hand = self.cards[player]
         if action.card not in hand:
             return f"you do not hold {action.card}"
         if action.card.rank != self.top.rank:
@@ -214,7 +212,7 @@ class Hand(State[PittyPatAction]):
             self._match(player, action)
 
     def _match(self, player: int, action: MatchCard) -> None:
-        hand = self.hands[player]
+        hand = self.cards[player]
         hand.remove(action.card)
         if self.rules.pairs_on_table:
             self.pairs[player] += [self.pile.pop(), action.card]
@@ -284,7 +282,7 @@ class Hand(State[PittyPatAction]):
                 {
                     "seat": s,
                     "seated": s in self.seated,
-                    "cards": len(self.hands[s]),
+                    "cards": len(self.cards[s]),
                     "pairs": [str(c) for c in self.pairs[s]],
                 }
                 for s in range(self.players)
@@ -293,7 +291,7 @@ class Hand(State[PittyPatAction]):
             "history": self.history(seat),
         }
         if seat is not None:
-            view["hand"] = [str(c) for c in sorted(self.hands[seat], key=_by_rank)]
+            view["hand"] = [str(c) for c in sorted(self.cards[seat], key=_by_rank)]
             view["legal"] = [str(a) for a in self.legal_actions(seat)]
         return view
 
@@ -301,7 +299,7 @@ class Hand(State[PittyPatAction]):
 
     def clone(self) -> Self:
         new = self._clone_base()
-        new.hands = [list(h) for h in self.hands]
+        new.cards = [list(h) for h in self.cards]
         new.pairs = [list(p) for p in self.pairs]
         new.pile = list(self.pile)
         new.stock = list(self.stock)
@@ -310,7 +308,7 @@ class Hand(State[PittyPatAction]):
     def zones(self) -> dict[str, Sequence[Any]]:
         zones: dict[str, Sequence[Any]] = {"pile": self.pile, "stock": self.stock}
         for seat in range(self.players):
-            zones[f"hand {seat}"] = self.hands[seat]
+            zones[f"hand {seat}"] = self.cards[seat]
             zones[f"pairs {seat}"] = self.pairs[seat]
         return zones
 
@@ -321,7 +319,7 @@ class Hand(State[PittyPatAction]):
         if name == "stock":
             self.stock = cards
         else:
-            self.hands[int(name.split()[1])] = cards
+            self.cards[int(name.split()[1])] = cards
 
     # -- sampling what a seat cannot see ---------------------------------------
 
@@ -364,37 +362,6 @@ class Hand(State[PittyPatAction]):
         if turned is not None and not (self.phase is Phase.AFTER_DRAW and self.player == turned[0]):
             lacking[turned[0]].add(turned[1])
         return lacking, restocked
-
-    def sample_unseen(self, seat: int | None, rng: random.Random) -> Self:
-        """A copy with the cards `seat` cannot see dealt at random, keeping to
-        what the table knows (see `ranks_lacking`): no hand holds two cards of
-        a rank or a rank its player showed it lacks, and a stock made from the
-        pile keeps its known cards, in a new order."""
-        lacking, restocked = self.ranks_lacking()
-        others = [s for s in self.seated if s != seat]
-        pool = sorted(c for s in others for c in self.hands[s])
-        stock = sorted(self.stock)
-        if not restocked:
-            pool += stock
-            pool.sort()  # by card, so the sample depends on what is hidden, not where
-            stock = []
-        # The most constrained players are dealt first, so a deal rarely fails.
-        order = sorted(others, key=lambda s: (-len(lacking[s]), s))
-        sizes = {s: len(self.hands[s]) for s in order}
-
-        def fits(s: int, card: Card, cards: Sequence[Card]) -> bool:
-            # Not a rank the player lacks, nor one it was already dealt.
-            return card.rank not in lacking[s] and all(c.rank != card.rank for c in cards)
-
-        hands = deal_fitting(pool, sizes, fits, rng)
-        dealt = {c for cards in hands.values() for c in cards}
-        new = self.clone()
-        for s, cards in hands.items():
-            new.hands[s] = cards
-        rng.shuffle(stock)
-        new.stock = stock + [c for c in pool if c not in dealt]
-        new._set_chance(Chance(rng.getrandbits(64)))
-        return new
 
 
 def _by_rank(card: Card) -> tuple[int, int]:

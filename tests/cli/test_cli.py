@@ -93,7 +93,7 @@ def test_simulate_saves_logs_that_replay(tmp_path: Path) -> None:
     assert replay.exit_code == 0, replay.output
     assert "Replay matches the log exactly." in replay.output
     as_seat = runner.invoke(app, ["replay", str(logs[0]), "--seat", "1"])
-    assert as_seat.exit_code == 0 and "Dealt:" in as_seat.output
+    assert as_seat.exit_code == 0 and "Your cards:" in as_seat.output
 
 
 def test_replay_refuses_a_broken_log(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """How real-time bots fare, hand by hand, on the virtual clock.
 
-``python -m pitkit.realtime.survey pit sensible,strong,random-trader --hands 1000``
+``python benchmarks/pit_survey.py pit sensible,strong,random-trader --hands 1000``
 plays that many hands with the seating rotated one seat every
 `hands_per_seating` hands, and prints for each bot its win rate (the share
 of its hands it won, i.e. cornered in Pit), its points per hand, and the
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pitkit import bots as bot_registry
 from pitkit import games
 from pitkit.core.game import Game
-from pitkit.realtime.runner import VirtualRun
+from pitkit.play.realtime import VirtualRun
 
 __all__ = ["BotRecord", "Survey", "main", "survey"]
 

@@ -1,4 +1,5 @@
-"""Pit's sampler of hidden cards: deals that fit what one seat saw of the trading.
+"""What a seat at Pit can infer of the cards it cannot see: its sampler of
+hidden cards (`Game.belief`), deals that fit what it saw of the trading.
 
 A seat's sample is drawn from its particle filter (`particles`), which
 replays the hand through many deals and keeps those that fit the trading.
@@ -45,19 +46,17 @@ random part may leave an offer unpayable) is dealt again.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from pitkit.cards import PitCard
 from pitkit.core.chance import Chance
 from pitkit.games.pit.market import GOODS, INDEX, KINDS, Lot, counts_of, exchange, payable_lots
 from pitkit.games.pit.particles import Particle, draw
+from pitkit.games.pit.state import PitHand
 
-if TYPE_CHECKING:
-    from pitkit.games.pit.state import Hand
+__all__ = ["known_holdings", "sample_bounded", "sample_unseen", "traded_cards"]
 
-__all__ = ["known_holdings", "sample_bounded", "sample_hidden", "traded_cards"]
-
-H = TypeVar("H", bound="Hand")
+H = TypeVar("H", bound=PitHand)
 
 JITTER = 2
 """Card swaps between traders in each sample drawn from the particle filter."""
@@ -65,7 +64,7 @@ JITTER = 2
 ATTEMPTS = 20
 
 
-def known_holdings(hand: Hand, seat: int | None) -> dict[int, list[int]]:
+def known_holdings(hand: PitHand, seat: int | None) -> dict[int, list[int]]:
     """For every other seat, the fewest cards of each kind (indexed as
     `market.KINDS`) it must hold, in hand or offer, by what `seat` has seen
     in this hand."""
@@ -88,7 +87,7 @@ def known_holdings(hand: Hand, seat: int | None) -> dict[int, list[int]]:
     return bounds
 
 
-def sample_hidden(hand: H, seat: int | None, rng: random.Random) -> H:
+def sample_unseen(hand: H, seat: int | None, rng: random.Random) -> H:
     """A copy of `hand` with the cards `seat` cannot see dealt anew,
     consistently with `known_holdings` and with every open offer (see the module)."""
     if seat is not None:
@@ -122,7 +121,7 @@ def sample_bounded(hand: H, seat: int | None, rng: random.Random) -> H:
             new._set_zone(f"hand {s}", held)
             if offered:
                 new._set_zone(f"offer {s}", offered)
-    new._set_chance(Chance(rng.getrandbits(64)))
+    new.set_chance(Chance(rng.getrandbits(64)))
     return new
 
 
@@ -136,7 +135,7 @@ def _dealt(hand: H, seat: int, particle: Particle, rng: random.Random) -> H:
         new._set_zone(f"hand {s}", [KINDS[i] for i, n in enumerate(counts) for _ in range(n)])
         if s in particle.offers:
             new._set_zone(f"offer {s}", list(particle.offers[s][1].cards()))
-    new._set_chance(Chance(rng.getrandbits(64)))
+    new.set_chance(Chance(rng.getrandbits(64)))
     return new
 
 
@@ -215,7 +214,7 @@ def _deal(
     return deal
 
 
-def traded_cards(hand: Hand) -> dict[int, int]:
+def traded_cards(hand: PitHand) -> dict[int, int]:
     """How many cards each seat has given in trades this hand (public)."""
     traded = dict.fromkeys(range(hand.players), 0)
     for event in hand.log[hand.log_start :]:

@@ -43,7 +43,7 @@ from pitkit.core.errors import IllegalAction
 from pitkit.core.events import Event
 from pitkit.core.match import Match
 from pitkit.core.state import State
-from pitkit.realtime.bot import DEFAULT_THINK, RealtimeBot, decide, decider, think_range
+from pitkit.play.bots import DEFAULT_THINK, RealtimeBot, decide, decider, think_range
 
 __all__ = [
     "DEFAULT_THINK",
@@ -121,8 +121,7 @@ class Table:
     @property
     def is_open(self) -> bool:
         """Whether trading is under way in the current hand."""
-        hand = self.match.hand if isinstance(self.match, Match) else self.match
-        return bool(getattr(hand, "is_open", True))
+        return bool(getattr(self.match.current_hand, "is_open", True))
 
     @property
     def dealt_at(self) -> float:

@@ -21,7 +21,8 @@ from rich.markup import escape
 
 from pitkit import bots as bot_registry
 from pitkit.core.game import Game
-from pitkit.realtime.runner import Arrival, RealtimeRunner
+from pitkit.core.narrate import Narrator
+from pitkit.play.realtime import Arrival, RealtimeRunner
 
 __all__ = ["HUMAN", "TerminalTable", "play_in_terminal", "stdin_lines"]
 
@@ -93,6 +94,7 @@ class TerminalTable:
         ]
         self.humans = [seat for seat, bot in enumerate(players) if bot is None]
         self.viewer = self.humans[0] if self.humans else None
+        self.say = Narrator.seats(self.match.players, self.viewer)
         self.runner = RealtimeRunner(self.match, players, seed, pace=pace)
         self.table = self.runner.table
         self.table.listeners.append(self._on_arrival)
@@ -170,7 +172,7 @@ class TerminalTable:
 
     def _show_events(self) -> None:
         for event in self.match.log[self.shown :]:
-            text = self.game.describe(event.seen_by(self.viewer))
+            text = self.game.narrate(event.seen_by(self.viewer), self.say)
             if text:
                 style = "bold" if event.type in ("corner", "open", "match_over") else ""
                 if event.type == "trade" and self.viewer in (

@@ -12,7 +12,7 @@ from pitkit import games
 from pitkit.bots import RandomBot
 from pitkit.core import State
 from pitkit.games.pit import PitMatch, SensibleTrader, StrongTrader
-from pitkit.realtime.runner import (
+from pitkit.play.realtime import (
     DEFAULT_THINK,
     Arrival,
     RealtimeRunner,
@@ -218,7 +218,7 @@ def test_a_turn_based_bot_with_an_act_method_is_asked_to_choose() -> None:
     # Pitch's heuristic bot has an `act` helper of its own but is no real-time
     # bot: servers and runners must ask it through `choose`.
     from pitkit import bots, games
-    from pitkit.realtime.runner import decide
+    from pitkit.play.realtime import decide
 
     game = games.get("pitch")
     match = game.new_match(4, seed=1)

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from pitkit import games
 from pitkit.cli import app
-from pitkit.realtime.terminal import TerminalTable
+from pitkit.cli.terminal import TerminalTable
 
 GAME = games.get("pit")
 

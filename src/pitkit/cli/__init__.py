@@ -18,8 +18,9 @@ from pitkit import arena, games
 from pitkit import bots as bot_registry
 from pitkit.core.errors import IllegalAction
 from pitkit.core.events import Event, read_log, write_log
-from pitkit.core.game import Bot, Game, match_event_text
+from pitkit.core.game import Bot, Game
 from pitkit.core.match import Match
+from pitkit.core.narrate import Narrator
 
 app = typer.Typer(
     help="pitkit: the Pit family of card games. Play, simulate and study them.",
@@ -157,7 +158,7 @@ def play(
     seating = [s.strip() for s in seating]
     match = _new_match(game, len(seating), option, seed)
     if game.realtime:
-        from pitkit.realtime.terminal import play_in_terminal
+        from pitkit.cli.terminal import play_in_terminal
 
         _seat_bots(game, seating, seed)  # refuses unknown bot names
         play_in_terminal(game, seating, seed, list(option or []), console)
@@ -172,14 +173,14 @@ def play(
     viewer = humans[0] if humans else None
     try:
         while True:
-            shown = _print_events(game, match.log, viewer, shown)
+            shown = _print_events(game, match, viewer, shown)
             if match.is_over:
                 break
             seat = min(match.to_act)
             bot = players[seat]
             if bot is None:
                 viewer = seat
-                shown = _print_events(game, match.log, viewer, shown)
+                shown = _print_events(game, match, viewer, shown)
                 _human_turn(game, match, seat)
             else:
                 match.apply(seat, bot.choose(match, seat))
@@ -334,7 +335,7 @@ def replay(
     shown = 0
     try:
         for match in game.replay_steps(header, events):
-            shown = _print_events(game, match.log, seat, shown)
+            shown = _print_events(game, match, seat, shown)
             if step and not match.is_over:
                 console.input("[dim](Enter)[/]")
     except ValueError as exc:
@@ -347,15 +348,16 @@ def replay(
         raise typer.Exit(1)
 
 
-def _print_events(game: Game, log: Sequence[Event], seat: int | None, shown: int) -> int:
-    """Print the events after the first `shown` as `seat` saw them (None in a
-    replay: all-seeing); return how many have been shown."""
-    for event in log[shown:]:
+def _print_events(game: Game, match: Match[Any, Any], seat: int | None, shown: int) -> int:
+    """Print the match's events after the first `shown` as `seat` saw them
+    (None in a replay: all-seeing); return how many have been shown."""
+    say = Narrator.seats(match.players, seat)
+    for event in match.log[shown:]:
         seen = event.seen_by(seat) if seat is not None else _everything(event)
-        text = game.describe(seen) or match_event_text(seen)
+        text = game.narrate(seen, say)
         if text:
             console.print(cards_markup(text))
-    return len(log)
+    return len(match.log)
 
 
 def _everything(event: Event) -> Mapping[str, Any]:

@@ -1,7 +1,7 @@
 """What a real-time bot is, and how a runner asks any bot what to send.
 
-Kept apart from `pitkit.realtime.runner`: a runtime-checkable protocol must
-stay a Python class, and the runner may be compiled (see docs/performance.md).
+Kept apart from `pitkit.play.realtime`: a runtime-checkable protocol must
+stay a Python class, and the runner may be compiled (see docs/performance-log.md).
 """
 
 from __future__ import annotations

@@ -1,0 +1,60 @@
+"""What a seat sees of a hand of Pits, declared (`PitsHand.view`).
+
+No ``from __future__ import annotations`` here: on Python 3.11 a TypedDict
+whose annotations are strings cannot tell `NotRequired` keys apart.
+"""
+
+from typing import Literal, NotRequired, TypedDict
+
+from pitkit.core.views import Card, SeatView, TableView
+
+__all__ = ["PitsMeld", "PitsPhase", "PitsSeat", "PitsView"]
+
+PitsPhase = Literal[
+    "give_highest", "first_takes", "give_concealed", "fourth_takes", "play", "over"
+]
+"""The exchange (P8): ``give_highest`` (4th and 5th give their highest card,
+face up), ``first_takes`` (1st takes one, 2nd gets the other),
+``give_concealed`` (1st and 2nd give any card, face down), ``fourth_takes``
+(4th takes one, 5th gets the other); then ``play``, and ``over``."""
+
+
+class PitsSeat(SeatView):
+    """One seat at the Pits table."""
+
+    passed: bool
+    """Whether it has passed on the meld on the table."""
+    place: int | None
+    """Its finishing place this hand (1-5) once it has gone out, else None."""
+    gave_face_down: bool
+    """Whether it has given its face-down card in the exchange."""
+
+
+class PitsMeld(TypedDict):
+    """The meld on the table: the one to beat."""
+
+    cards: list[Card]
+    reading: str
+    """How it was declared: single, set, run, pairs, triples, quads or run-of-N."""
+    meld: str
+    """The meld in words, e.g. ``a run of 6 to the ace (1 wild: T)``."""
+    seat: int
+    """Who laid it."""
+
+
+class PitsView(TableView):
+    """A seat's view of a hand of Pits."""
+
+    phase: PitsPhase  # type: ignore[misc]  # narrows TableView's str
+    places: list[int] | None
+    """The previous hand's finishing order, 1st to 5th, which calls for the
+    exchange; None in the first hand."""
+    players: list[PitsSeat]
+    table: PitsMeld | None
+    """The meld to beat; None when the leader is to lead."""
+    offered: dict[str, Card]
+    """The exchange's face-up cards, by the seat (as text) that gave them."""
+    played: list[Card]
+    """Every card laid in melds so far this hand, face up."""
+    gave: NotRequired[Card]
+    """The card this seat gave face down in the exchange, while it lies on the table."""

@@ -1,0 +1,163 @@
+"""Pit in words: every event of a match, with names and persons."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+import pytest
+
+from pitkit import bots
+from pitkit.core.match import Match
+from pitkit.core.narrate import Narrator
+from pitkit.games.pit import GAME, describe
+from tests.games.pit.helpers import stacked_match
+
+NAMES = ("Ada", "Bix", "Cy", "Dee", "Eve", "Fay", "Gus")
+SEAT_NUMBER = re.compile(r"seat \d")
+ADA = Narrator.named(NAMES[:3], reader=0)
+BIX = Narrator.named(NAMES[:3], reader=1)
+THREE = "wheat,barley,corn"  # the commodities of a three-seat table
+
+Runner = Callable[[Match[Any, Any], Sequence[object], int | None], int]
+
+
+def _virtual() -> Runner | None:
+    """The real-time runner on a virtual clock, wherever it lives now."""
+    for name in ("pitkit.play.realtime", "pitkit.realtime.runner"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        if hasattr(module, "play_virtual"):
+            return cast(Runner, module.play_virtual)
+    return None
+
+
+def played_match(seed: int, bot: str, rules: list[str] | None = None) -> Match[Any, Any]:
+    """A whole match of Pit between `bot`s: in real time on a virtual clock,
+    or, without the runner, a random seat at a time."""
+    match = GAME.new_match(None, rules, seed=seed)
+    players = [bots.make(GAME, bot, seed + s) for s in range(match.players)]
+    play_virtual = _virtual()
+    if play_virtual is not None:
+        play_virtual(match, players, seed)
+        return match
+    rng = random.Random(seed)
+    while not match.is_over:
+        seat = rng.choice(sorted(match.to_act))
+        match.apply(seat, players[seat].choose(match, seat))
+    return match
+
+
+@pytest.mark.parametrize(
+    ("seed", "bot", "rules"),
+    [(1, "random", None), (2, "sensible", None), (3, "sensible", ["bull_and_bear=true"])],
+)
+def test_every_event_of_a_match_reads_with_names(
+    seed: int, bot: str, rules: list[str] | None
+) -> None:
+    match = played_match(seed, bot, rules)
+    kinds = set()
+    for reader in [*range(match.players), None]:
+        say = Narrator.named(NAMES[: match.players], reader=reader)
+        for event in match.log:
+            seen = event.seen_by(reader)
+            text = describe(seen, say)
+            assert text is None or (isinstance(text, str) and text), event
+            if text is None:
+                continue
+            kinds.add(event.type)
+            assert not SEAT_NUMBER.search(text.lower()), text
+            if event.type == "action":
+                who = "You " if seen["seat"] == reader else f"{NAMES[seen['seat']]} "
+                assert text.startswith(who), text
+            if event.type == "trade":
+                buyer = seen["buyer"]
+                assert text.startswith("You take" if buyer == reader else NAMES[buyer]), text
+                assert ("You receive" in text) == (reader in (buyer, seen["seller"])), text
+    assert {"deal", "open", "action", "trade"} <= kinds
+    if bot == "sensible":
+        assert "corner" in kinds
+
+
+def test_match_events_are_left_to_the_match() -> None:
+    match = played_match(4, "sensible")
+    ends = [e.seen_by(0) for e in match.log if e.type in ("scores", "match_over")]
+    assert ends
+    for seen in ends:
+        assert describe(seen, ADA) is None
+        assert GAME.narrate(seen, ADA)
+
+
+def test_offers_read_you_for_the_offerer_and_a_count_for_the_others() -> None:
+    match = stacked_match(["9 wheat", "9 barley", "9 corn"], dealer=0, commodities=THREE)
+    deal = next(e for e in match.log if e.type == "deal")
+    assert describe(deal.seen_by(0), ADA) == "You deal nine cards each. Your cards: 9 wheat."
+    assert describe(deal.seen_by(1), BIX) == "Ada deals nine cards each. Your cards: 9 barley."
+    events = match.apply(1, "offer 2 barley")
+    offer = next(e for e in events if e.type == "action")
+    number = offer.public["offer"]
+    assert describe(offer.seen_by(1), BIX) == f"You offer 2 barley (#{number})."
+    assert describe(offer.seen_by(0), ADA) == f"Bix offers 2 cards (#{number})."
+    events = match.apply(2, "accept 1 corn")
+    said = [describe(e.seen_by(2), Narrator.named(NAMES[:3], 2)) for e in events]
+    assert said[-1] == f"You take Bix's 2 (#{number}). You receive 2 barley."
+    trade = events[-1]
+    assert describe(trade.seen_by(1), BIX) == f"Cy takes your 2 (#{number}). You receive 2 corn."
+    assert describe(trade.seen_by(0), ADA) == f"Cy takes Bix's 2 (#{number})."
+    events = match.apply(0, "offer 1 wheat")
+    mine = events[0].public["offer"]
+    withdrawn = match.apply(0, "withdraw")
+    assert [describe(e.seen_by(1), BIX) for e in withdrawn] == [f"Ada withdraws offer #{mine}."]
+
+
+def test_a_corner_with_the_bull_and_the_bear() -> None:
+    hands = ["9 wheat", "9 barley, bull", "9 corn, bear"]
+    match = stacked_match(hands, dealer=0, bull_and_bear=True, commodities=THREE)
+    deal = next(e for e in match.log if e.type == "deal")
+    assert describe(deal.seen_by(0), ADA) == (
+        "You deal nine cards each, ten to Bix and Cy. Your cards: 9 wheat."
+    )
+    events = match.apply(0, "corner")
+    corner = next(e for e in events if e.type == "corner")
+    assert describe(corner.seen_by(0), ADA) == (
+        "CORNER! You corner wheat with 9 wheat: +100."
+        " Cy is stuck with the Bear: -20. Bix holds the Bull: -20."
+    )
+    assert describe(corner.seen_by(1), BIX) == (
+        "CORNER! Ada corners wheat with 9 wheat: +100."
+        " Cy is stuck with the Bear: -20. You hold the Bull: -20."
+    )
+    end = next(e for e in match.log if e.type == "hand_end")
+    assert describe(end.seen_by(0), ADA) is None, "the corner said it"
+
+
+def test_a_penalty_and_a_stalled_hand() -> None:
+    match = stacked_match(
+        ["9 wheat", "9 barley", "9 corn"], dealer=0, opened=False, commodities=THREE
+    )
+    events = match.apply(1, "offer 1 barley")
+    assert [describe(e.seen_by(1), BIX) for e in events] == [
+        "You offer 1 barley.",
+        "You traded before the pit was open (T3): -20.",
+    ]
+    assert describe(events[1].seen_by(0), ADA) == ("Bix traded before the pit was open (T3): -20.")
+    assert describe(match.apply(0, "open")[-1].seen_by(1), BIX) == "Ding! The pit is open."
+    stalled = {
+        "type": "hand_end",
+        "cornerer": None,
+        "summary": "no trade in 40 market actions (idle_limit)",
+        "points": [0, -20, 0],
+        "trades": 0,
+    }
+    assert describe(stalled, ADA) == ("The hand ends: no trade in 40 market actions (idle_limit).")
+
+
+def test_the_terminal_names_seats_by_number() -> None:
+    deal = {"type": "deal", "dealer": 2, "cards": [9, 9, 9], "commodities": []}
+    assert describe(deal, Narrator.seats(3)) == "Seat 2 deals nine cards each."
+    assert describe(deal, Narrator.seats(3, 2)) == "You deal nine cards each."
