@@ -49,7 +49,7 @@ SAMPLERS: dict[str, Sampler] = {
 }
 
 
-class _Enough(Exception):
+class _EnoughTradesError(Exception):
     """The hand has had the trades asked for."""
 
 
@@ -64,7 +64,7 @@ class _Watched:
     def act(self, state: Any, player: int) -> Any:
         hand = state.hand
         if len(hand.trades) >= self.trades:
-            raise _Enough
+            raise _EnoughTradesError
         return self.bot.act(state, player)
 
     def choose(self, state: Any, player: int) -> Any:
@@ -74,7 +74,7 @@ class _Watched:
 def position(seed: int, trades: int) -> PitHand | None:
     """A hand of four sensible traders after `trades` trades (None if it ended first)."""
     match = get("pit").new_match(4, {"hand_limit": 1}, seed=seed)
-    with contextlib.suppress(_Enough):
+    with contextlib.suppress(_EnoughTradesError):
         VirtualRun(match, [_Watched(seed * 10 + s, trades) for s in range(4)], seed).run()
     hand = match.hand
     assert isinstance(hand, PitHand)

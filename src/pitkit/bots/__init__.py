@@ -13,7 +13,7 @@ from pitkit.bots import rollouts
 from pitkit.bots.playout import RandomBot
 from pitkit.bots.rollouts import RolloutBot
 from pitkit.bots.search import DEFAULT_ITERATIONS, SearchBot
-from pitkit.core.errors import UnknownName
+from pitkit.core.errors import UnknownNameError
 from pitkit.core.game import Bot, BotInfo, Game
 
 __all__ = ["GENERIC", "RandomBot", "RolloutBot", "SearchBot", "available", "make", "names"]
@@ -60,14 +60,14 @@ def make(game: Game, name: str, seed: int | None = None) -> Bot:
     if name.startswith("search:"):
         bot = SearchBot.from_name(name, seed)
         if bot.rollout_name not in (None, "random") and bot.rollout_name not in game.bots:
-            raise UnknownName(
+            raise UnknownNameError(
                 f"no bot named {bot.rollout_name!r} for {game.name} to play the rollouts; "
                 f"bots are: {', '.join(names(game))}"
             )
         return bot
     info = available(game).get(name)
     if info is None:
-        raise UnknownName(
+        raise UnknownNameError(
             f"no bot named {name!r} for {game.name}; bots are: {', '.join(names(game))}"
         )
     return info.make(seed)

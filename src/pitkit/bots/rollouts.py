@@ -51,7 +51,7 @@ from pitkit.bots.search import Budget, SearchSpec
 from pitkit.core.actions import Action
 from pitkit.core.game import Bot, Game
 from pitkit.core.state import State
-from pitkit.play.realtime import DEFAULT_THINK, RealtimeBot, Stalled, VirtualRun
+from pitkit.play.realtime import DEFAULT_THINK, RealtimeBot, StalledError, VirtualRun
 
 __all__ = ["DEFAULT_ITERATIONS", "WIDTH", "Ranker", "RolloutBot", "play_out"]
 
@@ -188,7 +188,7 @@ class RolloutBot:
         return proposal
 
     def _guide(self, game: Game) -> tuple[str | None, Bot | None]:
-        """The game's own first bot (its heuristic), or none."""
+        """The game's heuristic bot (`Game.heuristic`), or none."""
         if game.name not in self._guides:
             self._guides[game.name] = heuristic(game, self.seed)
         return self._guides[game.name]
@@ -244,5 +244,5 @@ def _trade_out(
     run.send(player, move)
     try:
         run.run()
-    except Stalled:
+    except StalledError:
         finish(state, policies, random.Random(seed))

@@ -15,7 +15,7 @@ The bot is written once, against the common interface. Each iteration:
 4. **Back up.** Every edge on the path adds the outcome's utility for the
    seat that chose it.
 
-5. **Decide.** The game's own heuristic bot (its first registered bot)
+5. **Decide.** The game's own heuristic bot (`Game.heuristic`)
    proposes a move, and the search plays another only if that move's mean
    utility beats the proposal's by `CONFIDENCE` standard errors. Where the
    rollouts cannot tell the moves apart (Pitty Pat's close discards), the bot
@@ -59,7 +59,7 @@ from pitkit.bots.playout import (
 )
 from pitkit.bots.playout import policy as make_policy
 from pitkit.core.actions import Action
-from pitkit.core.errors import UnknownName
+from pitkit.core.errors import UnknownNameError
 from pitkit.core.game import Bot, Game
 from pitkit.core.state import State
 
@@ -139,7 +139,7 @@ class SearchSpec:
         (`base` is the name's first part; `default` the budget when none is given)."""
         first, *parts = name.split(":")
         if first != base or len(parts) > 2:
-            raise UnknownName(
+            raise UnknownNameError(
                 f"{name!r} is not a {base} bot; write {base}[:BUDGET][:ROLLOUT], e.g. {base}:1s"
             )
         budget, rollout = default or Budget(), None
@@ -149,7 +149,7 @@ class SearchSpec:
             elif part and rollout is None:
                 rollout = part
             else:
-                raise UnknownName(f"bad search bot name {name!r}")
+                raise UnknownNameError(f"bad search bot name {name!r}")
         return cls(budget, rollout)
 
 
@@ -183,8 +183,8 @@ class SearchBot:
     """Information-set Monte Carlo tree search over sampled deals (see the module).
 
     `budget` bounds each move; `rollout` names a bot of the game to play the
-    rollouts (None: uniformly random). With `guided`, the game's own first bot
-    (its heuristic, if it has one) proposes a move, and the search overrules
+    rollouts (None: uniformly random). With `guided`, the game's heuristic bot
+    (`Game.heuristic`, if it has one) proposes a move, and the search overrules
     it only when another move's mean utility beats it by `confidence`
     standard errors: where the search cannot tell moves apart, as in Pitty
     Pat's close choices, it plays no worse than the heuristic. With an

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from collections.abc import Mapping, Sequence
@@ -16,11 +17,14 @@ from rich.table import Table
 
 from pitkit import arena, games
 from pitkit import bots as bot_registry
-from pitkit.core.errors import IllegalAction
+from pitkit.core.actions import Action
+from pitkit.core.errors import IllegalActionError
 from pitkit.core.events import Event, read_log, write_log
 from pitkit.core.game import Bot, Game
 from pitkit.core.match import Match
 from pitkit.core.narrate import Narrator
+from pitkit.core.state import State
+from pitkit.play import play_turns
 
 app = typer.Typer(
     help="pitkit: the Pit family of card games. Play, simulate and study them.",
@@ -148,8 +152,7 @@ def play(
     e.g. `match 7H 2C` or `draw`. `help` shows the menu again; `quit` stops.
     """
     game = _game(game_name)
-    bot_names = bot_registry.names(game)
-    default_bot = bot_names[-1]
+    default_bot = game.opponent
     try:
         seats_wanted = game.make_rules(list(option or [])).players() or game.default_players
     except ValueError as exc:
@@ -164,33 +167,47 @@ def play(
         play_in_terminal(game, seating, seed, list(option or []), console)
         return
     players = _seat_bots(game, seating, seed)
-    humans = [s for s, bot in enumerate(players) if bot is None]
     console.print(
         f"[bold]{game.title}[/]  "
         + ", ".join(f"seat {s}: {name}" for s, name in enumerate(seating))
     )
-    shown = 0
-    viewer = humans[0] if humans else None
+    terminal = _Terminal(game, match, players)
     try:
-        while True:
-            shown = _print_events(game, match, viewer, shown)
-            if match.is_over:
-                break
-            seat = min(match.to_act)
-            bot = players[seat]
-            if bot is None:
-                viewer = seat
-                shown = _print_events(game, match, viewer, shown)
-                _human_turn(game, match, seat)
-            else:
-                match.apply(seat, bot.choose(match, seat))
+        play_turns(match, [terminal] * match.players, random.Random(seed))
+        terminal.catch_up()
     except (EOFError, KeyboardInterrupt):
         console.print("\nGoodbye.")
         raise typer.Exit(0) from None
     console.print("[bold]The match is over.[/]")
 
 
-def _human_turn(game: Game, match: Match[Any, Any], seat: int) -> None:
+class _Terminal:
+    """Every seat of a match played in the terminal: before each decision it
+    prints what happened, as the person at the table saw it, then asks that
+    seat's bot or, at a person's seat, the person."""
+
+    def __init__(self, game: Game, match: Match[Any, Any], players: Sequence[Bot | None]) -> None:
+        self.game, self.match, self.players = game, match, players
+        humans = [s for s, bot in enumerate(players) if bot is None]
+        self.viewer = humans[0] if humans else None
+        self.shown = 0
+
+    def catch_up(self) -> None:
+        """Print the events not shown yet."""
+        self.shown = _print_events(self.game, self.match, self.viewer, self.shown)
+
+    def choose(self, state: State[Any], seat: int) -> Action:
+        bot = self.players[seat]
+        if bot is not None:
+            self.catch_up()
+            return bot.choose(state, seat)
+        self.viewer = seat
+        self.catch_up()
+        return _human_turn(self.game, self.match, seat)
+
+
+def _human_turn(game: Game, match: Match[Any, Any], seat: int) -> Action:
+    """Show the table to the person at `seat` and read a legal move."""
     view = match.view(seat)
     scores = view["match"]["scores"]
     shown = "hidden" if scores is None else ", ".join(map(str, scores))
@@ -214,10 +231,14 @@ def _human_turn(game: Game, match: Match[Any, Any], seat: int) -> None:
             else entry
         )
         try:
-            match.apply(seat, action)
-            return
-        except IllegalAction as exc:
-            console.print(f"[red]{escape(str(exc))}[/] Type a number from the menu, or help.")
+            move = match.parse_action(action)
+            if match.allows(seat, move):
+                chosen: Action = move
+                return chosen
+            reason = match.why_illegal(seat, move)
+        except IllegalActionError as exc:
+            reason = str(exc)
+        console.print(f"[red]{escape(reason)}[/] Type a number from the menu, or help.")
 
 
 MENU_LENGTH = 24
@@ -500,5 +521,3 @@ def arena_command(
     console.print(f"Results saved to {escape(str(path))}.")
 
 
-if __name__ == "__main__":
-    main()

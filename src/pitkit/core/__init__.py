@@ -1,8 +1,12 @@
 """The one game interface shared by every game (see docs/api.md)."""
 
 from pitkit.core.actions import Action, ActionCodec
-from pitkit.core.chance import Chance, ReplayMismatch
-from pitkit.core.errors import BadAction, BadOption, IllegalAction, UnknownName
+from pitkit.core.chance import Chance, ReplayMismatchError
+from pitkit.core.errors import BadAction as BadAction
+from pitkit.core.errors import BadActionError, BadOptionError, IllegalActionError, UnknownNameError
+from pitkit.core.errors import BadOption as BadOption
+from pitkit.core.errors import IllegalAction as IllegalAction
+from pitkit.core.errors import UnknownName as UnknownName
 from pitkit.core.events import Event, read_log, write_log
 from pitkit.core.game import Bot, BotFactory, BotInfo, Game
 from pitkit.core.match import Match
@@ -12,22 +16,22 @@ from pitkit.core.state import Outcome, State
 __all__ = [
     "Action",
     "ActionCodec",
-    "BadAction",
-    "BadOption",
+    "BadActionError",
+    "BadOptionError",
     "Bot",
     "BotFactory",
     "BotInfo",
     "Chance",
     "Event",
     "Game",
-    "IllegalAction",
+    "IllegalActionError",
     "Match",
     "OptionInfo",
     "Outcome",
-    "ReplayMismatch",
+    "ReplayMismatchError",
     "RuleSet",
     "State",
-    "UnknownName",
+    "UnknownNameError",
     "option",
     "read_log",
     "write_log",

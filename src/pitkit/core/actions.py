@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from pitkit.cards import Card, CardError, PitCard, format_cards, parse_cards
-from pitkit.core.errors import BadAction
+from pitkit.core.errors import BadActionError
 
 __all__ = ["Action", "ActionCodec"]
 
@@ -74,9 +74,9 @@ class Action:
             elif rest:
                 values[f.name] = _decode(hint, rest.pop(0))
             elif f.default is dataclasses.MISSING:
-                raise BadAction(f"{cls.kind!r} needs a {f.name}")
+                raise BadActionError(f"{cls.kind!r} needs a {f.name}")
         if rest:
-            raise BadAction(f"too many words for {cls.kind!r}: {' '.join(rest)!r}")
+            raise BadActionError(f"too many words for {cls.kind!r}: {' '.join(rest)!r}")
         return cls(**values)
 
     @classmethod
@@ -88,10 +88,10 @@ class Action:
             if f.name in data:
                 values[f.name] = _decode(hints[f.name], data[f.name])
             elif f.default is dataclasses.MISSING:
-                raise BadAction(f"{cls.kind!r} needs a {f.name}")
+                raise BadActionError(f"{cls.kind!r} needs a {f.name}")
         extra = set(data) - {f.name for f in dataclasses.fields(cls)} - {"kind"}
         if extra:
-            raise BadAction(f"unknown fields for {cls.kind!r}: {', '.join(sorted(extra))}")
+            raise BadActionError(f"unknown fields for {cls.kind!r}: {', '.join(sorted(extra))}")
         return cls(**values)
 
 
@@ -130,22 +130,22 @@ def _decode(hint: Any, value: Any) -> Any:
             if isinstance(value, Card):
                 return value
             if not isinstance(value, str):
-                raise BadAction(f"a card is written as text, not {value!r}")
+                raise BadActionError(f"a card is written as text, not {value!r}")
             return Card.parse(value)
         if hint is PitCard:
             return value if isinstance(value, PitCard) else PitCard.parse(str(value))
         if hint is int:
             if isinstance(value, bool) or not isinstance(value, int | str):
-                raise BadAction(f"expected a number, not {value!r}")
+                raise BadActionError(f"expected a number, not {value!r}")
             return int(value)
         if hint is str:
             return str(value)
         if isinstance(hint, type) and issubclass(hint, enum.Enum):
             return hint[str(value).upper()]
     except (CardError, KeyError) as exc:
-        raise BadAction(str(exc)) from None
+        raise BadActionError(str(exc)) from None
     except ValueError:
-        raise BadAction(f"bad value {value!r}") from None
+        raise BadActionError(f"bad value {value!r}") from None
     raise TypeError(f"unsupported action field type {hint!r}")
 
 
@@ -163,16 +163,18 @@ class ActionCodec:
             kind = spelling.get("kind")
             cls = self.kinds.get(kind) if isinstance(kind, str) else None
             if cls is None:
-                raise BadAction(f"unknown action kind {kind!r}; kinds are: {self._names()}")
+                raise BadActionError(f"unknown action kind {kind!r}; kinds are: {self._names()}")
             return cls.from_fields(spelling)
         if not isinstance(spelling, str):
-            raise BadAction(f"an action is text or a JSON object, not {type(spelling).__name__}")
+            raise BadActionError(
+                f"an action is text or a JSON object, not {type(spelling).__name__}"
+            )
         words = spelling.replace(",", " ").split()
         if not words:
-            raise BadAction("empty action")
+            raise BadActionError("empty action")
         cls = self.kinds.get(words[0].lower())
         if cls is None:
-            raise BadAction(f"unknown action {words[0]!r}; actions are: {self._names()}")
+            raise BadActionError(f"unknown action {words[0]!r}; actions are: {self._names()}")
         return cls.parse_words(words[1:])
 
     def _names(self) -> str:

@@ -15,12 +15,12 @@ from typing import TypeVar
 
 from pitkit.core.events import Event
 
-__all__ = ["Chance", "ReplayMismatch"]
+__all__ = ["Chance", "ReplayMismatchError"]
 
 T = TypeVar("T")
 
 
-class ReplayMismatch(ValueError):
+class ReplayMismatchError(ValueError):
     """A recorded random outcome that does not fit what the game asks for."""
 
 
@@ -51,7 +51,7 @@ class Chance:
         if recorded is not None:
             order = list(recorded.secret["order"])
             if sorted(order) != list(range(n)):
-                raise ReplayMismatch(f"recorded shuffle does not fit {n} items")
+                raise ReplayMismatchError(f"recorded shuffle does not fit {n} items")
         if self.sink is not None:
             self.sink.append(Event("shuffle", {"size": n}, secret={"order": order}))
         return [items[i] for i in order]
@@ -63,7 +63,7 @@ class Chance:
         if recorded is not None:
             value = int(recorded.public["value"])
             if not 0 <= value < n:
-                raise ReplayMismatch(f"recorded pick {value} is not below {n}")
+                raise ReplayMismatchError(f"recorded pick {value} is not below {n}")
         if self.sink is not None:
             self.sink.append(Event("pick", {"range": n, "value": value}))
         return value
@@ -94,5 +94,7 @@ class Chance:
         event = self._recorded[self._next_recorded]
         self._next_recorded += 1
         if event.type != kind:
-            raise ReplayMismatch(f"the log has a {event.type} where the game asks for a {kind}")
+            raise ReplayMismatchError(
+                f"the log has a {event.type} where the game asks for a {kind}"
+            )
         return event

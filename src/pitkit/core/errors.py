@@ -1,19 +1,31 @@
-"""The errors of the game interface. All are ValueErrors: bad input, never a crash."""
+"""The errors of the game interface. All are ValueErrors: bad input, never a crash.
+
+Every exception pitkit raises is named for what went wrong and ends in
+``Error`` (ruff's N818 keeps it so), as the standard library's are.
+"""
 
 from __future__ import annotations
 
 
-class IllegalAction(ValueError):
+class IllegalActionError(ValueError):
     """An action that may not be played now; the state is left unchanged."""
 
 
-class BadAction(IllegalAction):
+class BadActionError(IllegalActionError):
     """Text or JSON that does not spell an action of this game."""
 
 
-class BadOption(ValueError):
+class BadOptionError(ValueError):
     """A rule option that does not exist or has a bad value."""
 
 
-class UnknownName(ValueError):
+class UnknownNameError(ValueError):
     """A game or bot name that is not registered."""
+
+
+# The names these errors had before 0.2, kept so that code written against
+# them still runs; new code uses the names above.
+IllegalAction = IllegalActionError
+BadAction = BadActionError
+BadOption = BadOptionError
+UnknownName = UnknownNameError

@@ -10,7 +10,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from pitkit.core.actions import Action
 from pitkit.core.chance import Chance
-from pitkit.core.errors import BadOption, UnknownName
+from pitkit.core.errors import BadOptionError, UnknownNameError
 from pitkit.core.events import Event
 from pitkit.core.match import Match
 from pitkit.core.narrate import Narrator
@@ -141,7 +141,7 @@ class Game:
             return self.rules()
         if isinstance(options, RuleSet):
             if not isinstance(options, self.rules):
-                raise BadOption(f"{type(options).__name__} are not the rules of {self.name}")
+                raise BadOptionError(f"{type(options).__name__} are not the rules of {self.name}")
             return options
         return self.rules.from_options(options)
 
@@ -158,7 +158,7 @@ class Game:
         ruleset = self.make_rules(rules)
         n = players if players is not None else ruleset.players() or self.default_players
         if not self.min_players <= n <= self.max_players:
-            raise BadOption(
+            raise BadOptionError(
                 f"{self.title} is for {self.min_players}-{self.max_players} players, not {n}"
             )
         return self.match(ruleset, n, seed, chance)
@@ -173,7 +173,7 @@ class Game:
     ) -> Iterator[Match[Any, Any]]:
         """Rebuild a match from its log, yielding it before each action and once at the end."""
         if header.get("game") != self.name:
-            raise UnknownName(f"this log is of {header.get('game')!r}, not {self.name!r}")
+            raise UnknownNameError(f"this log is of {header.get('game')!r}, not {self.name!r}")
         events = list(events)
         seed = header.get("seed")
         match = self.new_match(

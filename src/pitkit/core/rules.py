@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Self
 
-from pitkit.core.errors import BadOption
+from pitkit.core.errors import BadOptionError
 
 __all__ = ["OptionInfo", "RuleSet", "option"]
 
@@ -73,7 +73,7 @@ class RuleSet:
             for pair in pairs:
                 name, sep, value = pair.partition("=")
                 if not sep:
-                    raise BadOption(f"options are written name=value, not {pair!r}")
+                    raise BadOptionError(f"options are written name=value, not {pair!r}")
                 items[name.strip().replace("-", "_")] = value.strip()
             pairs = items
         hints = _hints(cls)
@@ -81,7 +81,9 @@ class RuleSet:
         values = {}
         for name, value in pairs.items():
             if name not in known:
-                raise BadOption(f"unknown option {name!r}; options are: {', '.join(sorted(known))}")
+                raise BadOptionError(
+                    f"unknown option {name!r}; options are: {', '.join(sorted(known))}"
+                )
             values[name] = _convert(name, hints[name], value)
         return cls(**values)
 
@@ -134,22 +136,22 @@ def _convert(name: str, hint: Any, value: Any) -> Any:
         text = str(value).lower()
         if text in _TRUE | _FALSE:
             return text in _TRUE
-        raise BadOption(f"option {name} is on or off, not {value!r}")
+        raise BadOptionError(f"option {name} is on or off, not {value!r}")
     if hint is int:
         if isinstance(value, bool):
-            raise BadOption(f"option {name} is a whole number, not {value!r}")
+            raise BadOptionError(f"option {name} is a whole number, not {value!r}")
         try:
             return int(value)
         except (TypeError, ValueError):
-            raise BadOption(f"option {name} is a whole number, not {value!r}") from None
+            raise BadOptionError(f"option {name} is a whole number, not {value!r}") from None
     if typing.get_origin(hint) is typing.Literal:
         for choice in typing.get_args(hint):
             if str(choice) == str(value):
                 return choice
-        raise BadOption(f"option {name} is one of {', '.join(_choices(hint))}, not {value!r}")
+        raise BadOptionError(f"option {name} is one of {', '.join(_choices(hint))}, not {value!r}")
     if hint is str:
         return str(value)
-    raise BadOption(f"option {name} has a type that cannot be set from text")
+    raise BadOptionError(f"option {name} has a type that cannot be set from text")
 
 
 _HINTS: dict[type, dict[str, Any]] = {}
@@ -166,4 +168,4 @@ def _check(rules: RuleSet, name: str, value: Any) -> None:
     """Type-check a value given directly to the constructor."""
     hint = _hints(type(rules))[name]
     if _convert(name, hint, value) != value or type(value) is not type(_convert(name, hint, value)):
-        raise BadOption(f"option {name} cannot be {value!r}")
+        raise BadOptionError(f"option {name} cannot be {value!r}")

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 from pitkit.core.actions import Action, ActionCodec
 from pitkit.core.chance import Chance
-from pitkit.core.errors import IllegalAction
+from pitkit.core.errors import IllegalActionError
 from pitkit.core.events import Event
 
 __all__ = ["Outcome", "State"]
@@ -165,10 +165,10 @@ class State(ABC, Generic[A]):
         move = action if isinstance(action, Action) else self.parse_action(action)
         if player not in self.to_act:
             if self.is_over:
-                raise IllegalAction("the game is over")
-            raise IllegalAction(f"seat {player} may not act now")
+                raise IllegalActionError("the game is over")
+            raise IllegalActionError(f"seat {player} may not act now")
         if not self.allows(player, move):
-            raise IllegalAction(self.why_illegal(player, move))
+            raise IllegalActionError(self.why_illegal(player, move))
         start = len(self.log)
         self.log.append(self._action_event(player, move))
         self._apply(player, move)
@@ -193,7 +193,7 @@ class State(ABC, Generic[A]):
         refuse them without raising."""
         try:
             return self.apply(player, action)
-        except IllegalAction as exc:
+        except IllegalActionError as exc:
             return str(exc)
 
     def allows(self, player: int, action: A) -> bool:

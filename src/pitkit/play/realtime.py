@@ -39,7 +39,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from pitkit.core.actions import Action
-from pitkit.core.errors import IllegalAction
+from pitkit.core.errors import IllegalActionError
 from pitkit.core.events import Event
 from pitkit.core.match import Match
 from pitkit.core.state import State
@@ -51,7 +51,7 @@ __all__ = [
     "HandTiming",
     "RealtimeBot",
     "RealtimeRunner",
-    "Stalled",
+    "StalledError",
     "Table",
     "VirtualRun",
     "decide",
@@ -185,22 +185,32 @@ class Table:
             return hand, f"too late: that hand is over ({ended})"
         try:
             move = action if isinstance(action, Action) else self.match.parse_action(action)
-        except IllegalAction as exc:  # malformed
+        except IllegalActionError as exc:  # malformed
             self.refused += 1
             return current, str(exc)
-        if move.kind == "open" and self.sorting_left() > 0:
-            left = math.ceil(self.sorting_left())
-            events: list[Event] | str = f"the sorting period has {left} s left (T3)"
-        else:
-            events = self.match.attempt(seat, move)
+        refused = self.refusal(move)
+        events = refused if refused is not None else self.match.attempt(seat, move)
         if isinstance(events, str):
             self.refused += 1
             return current, events
+        self.record(events, now)
+        return current, events
+
+    def refusal(self, move: Action) -> str | None:
+        """Why the table refuses `move` before the game sees it, if it does:
+        the dealer may not open the pit during the sorting period (T3)."""
+        if move.kind == "open" and self.sorting_left() > 0:
+            return f"the sorting period has {math.ceil(self.sorting_left())} s left (T3)"
+        return None
+
+    def record(self, events: Sequence[Event], now: float | None = None) -> None:
+        """Take note of an action the match took, by its events: the timings
+        (the opening, trades, the end of a hand, the next deal) and the version."""
+        now = self.clock() if now is None else now
         for event in events:
             if event.type != "action":  # (most are)
                 self._note(event, now)
         self.version += 1
-        return current, events
 
     def _note(self, event: Event, now: float) -> None:
         """Keep the timings: the opening, trades, the end of a hand, the next deal."""
@@ -218,7 +228,7 @@ class Table:
 
 
 @mypyc_attr(native_class=False)  # compiled, a class can only subclass object or Exception
-class Stalled(RuntimeError):
+class StalledError(RuntimeError):
     """Nobody acted for the run's `max_quiet` virtual seconds."""
 
 
@@ -288,7 +298,7 @@ class VirtualRun:
             elif generation == self._generation[seat]:
                 look(seat)
             if time - self._last_change > self.max_quiet:
-                raise Stalled(f"nobody acted for {self.max_quiet:.0f} virtual seconds")
+                raise StalledError(f"nobody acted for {self.max_quiet:.0f} virtual seconds")
         return self.decisions
 
     def send(self, seat: int, action: Action) -> None:

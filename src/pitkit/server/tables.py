@@ -29,15 +29,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pitkit import bots as bot_registry
-from pitkit import games
+from pitkit import games, play
 from pitkit.core.actions import Action
-from pitkit.core.errors import BadAction, IllegalAction
+from pitkit.core.errors import BadActionError, IllegalActionError
 from pitkit.core.events import Event
 from pitkit.core.game import Bot, Game
 from pitkit.core.match import Match
 from pitkit.core.narrate import Narrator
 from pitkit.core.rules import RuleSet
-from pitkit.play.bots import decide
 from pitkit.server import storage
 from pitkit.server.protocol import ProtocolError, error
 from pitkit.server.settings import Limits, TableSettings
@@ -180,6 +179,9 @@ class Table:
         self.starts: list[int] = []
         self.problem: str | None = None
         self.lock = asyncio.Lock()
+        self.clock: play.Table | None = None
+        """The match's real-time clock (`pitkit.play.Table`): the sorting period
+        (T3) and each hand's timings, for a game played in real time."""
         self._bots: dict[int, Bot] = {}
         self._standins: dict[int, Bot] = {}
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
@@ -219,6 +221,7 @@ class Table:
         for step in steps:
             self.starts.append(at)
             at += len(step)
+        self._new_clock()
         self._new_bots()
 
     def start_timers(self) -> None:
@@ -558,10 +561,22 @@ class Table:
         for seat in self.seats:
             seat.rematch = False
             self._watch_absence(seat)
+        self._new_clock()
         self._new_bots()
         self._signal()
         self._broadcast_table()
         self._broadcast_sync()
+
+    def _new_clock(self) -> None:
+        """The new match's real-time clock: with the rules' sorting period
+        (T3) when bots play at a person's pace; instant bots (no bot delay)
+        trade at once, as in simulation."""
+        self.clock = None
+        if self.match is not None and self.game.realtime:
+            sorting = float(getattr(self.rules, "sorting_seconds", 0))
+            self.clock = play.Table(
+                self.match, time.monotonic, sorting if self.settings.bot_delay else 0.0
+            )
 
     def _new_bots(self) -> None:
         """Fresh bots for a new match (a bot may keep memory of the match it plays)."""
@@ -607,17 +622,20 @@ class Table:
                 )
             try:
                 move = match.parse_action(spelling)
-            except BadAction as exc:
+            except BadActionError as exc:
                 raise ProtocolError("bad_action", str(exc)) from None
             if seat not in match.to_act:
                 reason = f"seat {seat} may not act now"
                 if version < current:
                     raise ProtocolError("lost_race", f"{self._since(version, seat)}; {reason}")
                 raise ProtocolError("not_your_turn", reason)
+            refused = self.clock.refusal(move) if self.clock is not None else None
+            if refused is not None:
+                raise ProtocolError("illegal", refused)
             before = len(match.log)
             try:
                 events = match.apply(seat, move)
-            except IllegalAction as exc:
+            except IllegalActionError as exc:
                 if version < current:
                     raise ProtocolError(
                         "lost_race", f"{self._since(version, seat)}; {exc}"
@@ -646,6 +664,8 @@ class Table:
                 log.exception("table %s: could not store version %d", self.id, self.version)
                 await self._reload()
                 raise ProtocolError("server_error") from None
+            if self.clock is not None:
+                self.clock.record(events)
             if outcome is not None:
                 self.status = "over"
             if conn is not None:
@@ -716,13 +736,14 @@ class Table:
                 self._bot_tasks[index] = asyncio.create_task(self._bot_turns(index))
 
     def _think(self, bot: Bot) -> float:
-        """How long a bot waits before acting: a real-time bot's own think time, else
-        the table's bot delay (a delay of 0 makes every bot instant, for tests)."""
+        """How long a bot waits before acting: in real time its own think time
+        (`play.think_range`), else the table's bot delay (a delay of 0 makes
+        every bot instant, for tests)."""
         if not self.settings.bot_delay:
             return 0.0
-        think = getattr(bot, "think_time", None)
-        if self.game.realtime and isinstance(think, tuple) and len(think) == 2:
-            return random.uniform(float(think[0]), float(think[1]))
+        if self.game.realtime:
+            low, high = play.think_range(bot)
+            return random.uniform(low, high)
         return self.settings.bot_delay * random.uniform(0.7, 1.3)
 
     async def _bot_turns(self, index: int) -> None:
@@ -734,6 +755,10 @@ class Table:
                 bot = self._bot_for(index)
                 if match is None or match.is_over or bot is None or index not in match.to_act:
                     return
+                clock = self.clock
+                if clock is not None and not clock.is_open and clock.sorting_left() > 0:
+                    await asyncio.sleep(clock.sorting_left())  # nobody trades while sorting
+                    continue
                 delay = self._think(bot)
                 if delay:
                     await asyncio.sleep(delay)
@@ -743,7 +768,7 @@ class Table:
                     return
                 version, changed = self.version, self._changed
                 # On a copy in a thread: a slow search bot must not hold up the other tables.
-                action = await asyncio.to_thread(decide, bot, match.clone(), index)
+                action = await asyncio.to_thread(play.decide, bot, match.clone(), index)
                 if action is None:  # a real-time bot waiting for the market to move
                     # asyncio.timeout, not wait_for: on Python 3.11 wait_for may swallow
                     # the cancellation that stops this task.

@@ -11,7 +11,7 @@ a seat's own two zones; a corner reveals the cornerer's cards.
 Several seats may act at once, so `apply` takes actions one at a time in
 the order they arrive, and the second acceptance of an offer is refused
 naming who took it. Two moves are taken and penalized rather than refused
-(`check`): a trade attempt before the opening by a seat other than the
+(`refusal`): a trade attempt before the opening by a seat other than the
 dealer (T3), and a false announcement ``corner wheat`` (T5). Neither is
 ever a listed legal action, so random play never seeks a penalty, and an
 action that was legal earlier is refused, not penalized, when replayed out
@@ -35,7 +35,7 @@ from mypy_extensions import mypyc_attr
 from pitkit.cards import Commodity, PitCard
 from pitkit.core.actions import Action
 from pitkit.core.chance import Chance
-from pitkit.core.errors import IllegalAction
+from pitkit.core.errors import IllegalActionError
 from pitkit.core.events import Event
 from pitkit.core.state import Outcome, State
 from pitkit.games.pit.actions import (
@@ -371,18 +371,18 @@ class PitHand(State[PitAction]):
         self._resolved = None
 
     def allows(self, player: int, action: PitAction) -> bool:
-        return self.check(player, action) is None
+        return self.refusal(player, action) is None
 
     def why_illegal(self, player: int, action: PitAction) -> str:
-        return self.check(player, action) or f"{action} is accepted now"
+        return self.refusal(player, action) or f"{action} is accepted now"
 
     def apply(self, player: int, action: PitAction | str | Mapping[str, Any]) -> list[Event]:
         """Play `action` for `player`. Before the opening a seat other than
         the dealer may not act, but its trade attempts are still taken, and
-        penalized (T3); so `check` decides, not `to_act`."""
+        penalized (T3); so `refusal` decides, not `to_act`."""
         move = action if isinstance(action, Action) else self.parse_action(action)
         if self.is_over:
-            raise IllegalAction(f"the hand is over: {self.summary}")
+            raise IllegalActionError(f"the hand is over: {self.summary}")
         return apply_checked(self, self, player, move)
 
     def attempt(self, player: int, action: PitAction) -> list[Event] | str:
@@ -390,7 +390,7 @@ class PitHand(State[PitAction]):
             return f"the hand is over: {self.summary}"
         return attempt_checked(self, self, player, action)
 
-    def check(self, player: int, action: PitAction) -> str | None:
+    def refusal(self, player: int, action: PitAction) -> str | None:
         """Why `player` may not take `action` now, or None when it is taken:
         legal, or taken and penalized (early trading T3, a false corner T5)."""
         if not 0 <= player < self.players:
@@ -810,12 +810,12 @@ def apply_checked(
     state: State[PitAction], hand: PitHand, player: int, action: PitAction
 ) -> list[Event]:
     """`State.apply` for `hand`, or for the match (`state`) playing it, once
-    the game is known to go on: `action` is taken if `hand.check` takes it.
-    That is the listed legal actions for a seat in `to_act`, and also a
+    the game is known to go on: `action` is taken unless `hand.refusal`
+    gives a reason. That is the listed legal actions for a seat in `to_act`, and also a
     trade attempt before the opening by a seat outside it (penalized: T3)."""
     taken = attempt_checked(state, hand, player, action)
     if isinstance(taken, str):
-        raise IllegalAction(taken)
+        raise IllegalActionError(taken)
     return taken
 
 
@@ -826,7 +826,7 @@ def attempt_checked(
     it (`State.attempt`)."""
     if not (isinstance(player, int) and 0 <= player < state.players):
         return f"seat {player} may not act now"
-    reason = hand.check(player, action)
+    reason = hand.refusal(player, action)
     if reason is not None:
         return reason
     log = state.log
