@@ -61,13 +61,13 @@ def test_typed_commands_while_bots_trade() -> None:
     asyncio.run(table.play())
     text = out.getvalue()
     assert "You are seat 1" in text and "Commands (type them any time" in text
-    assert "Seat 1 traded before the pit was open (T3): -20." in text
+    assert "You traded before the pit was open (T3): -20." in text
     assert "Ding! The pit is open." in text
     assert "Pit (the pit is open)" in text and "Your hand:" in text
     assert "a trade is of 1 to 4 cards, not 9 (T4)" in text
     assert "you hold no corner" in text
     assert "there is no seat 7" in text
-    assert "offers 1" in text and "takes seat" in text
+    assert "offers 1" in text and "takes Seat" in text
     assert text.rstrip().endswith("Goodbye.")
 
 

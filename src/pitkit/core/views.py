@@ -11,8 +11,9 @@ it, and the browser draws a game that has no drawing of its own from it
 (a card place is marked ``"format": "card"``).
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: a game's view inherits these
+# fields, and their annotations must be objects, not names to look up in the
+# game's module (where `Card` may be `pitkit.cards.Card`).
 import types
 import typing
 from typing import Any, Literal, NewType, NotRequired, Required, TypedDict

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pitkit.cards import Card, standard_deck
-from pitkit.core import Chance, IllegalAction
+from pitkit.core import Chance, IllegalActionError
+from pitkit.core.narrate import Narrator
 from pitkit.games import acepit
 from pitkit.games.acepit import AcePitHand, Lead, Phase, Respond, Rules
 from pitkit.games.acepit.bots import _lead_against, play_out
@@ -177,24 +178,24 @@ def test_the_seventh_trick_has_one_card_each() -> None:
 def test_illegal_moves_are_refused_with_a_reason_and_change_nothing() -> None:
     hand = stacked_hand({1: "8H QS", 0: "7H 2C 9S"}, dealer=0)
     before = json.dumps(hand.view(None))
-    with pytest.raises(IllegalAction, match="you lead this trick"):
+    with pytest.raises(IllegalActionError, match="you lead this trick"):
         hand.apply(1, "respond 8H")
-    with pytest.raises(IllegalAction, match="do not hold 9D"):
+    with pytest.raises(IllegalActionError, match="do not hold 9D"):
         hand.apply(1, "lead 9D")
-    with pytest.raises(IllegalAction, match="may not act"):
+    with pytest.raises(IllegalActionError, match="may not act"):
         hand.apply(0, "lead 7H")
     assert json.dumps(hand.view(None)) == before
     hand.apply(1, "lead 8H")
     before = json.dumps(hand.view(None))
-    with pytest.raises(IllegalAction, match=r"Pin .* or a Double Fork"):
+    with pytest.raises(IllegalActionError, match=r"Pin .* or a Double Fork"):
         hand.apply(0, "respond 7H 2C")
-    with pytest.raises(IllegalAction, match="one card or two"):
+    with pytest.raises(IllegalActionError, match="one card or two"):
         hand.apply(0, "respond 7H 2C 9S")
-    with pytest.raises(IllegalAction, match="do not hold 9H"):
+    with pytest.raises(IllegalActionError, match="do not hold 9H"):
         hand.apply(0, "respond 9H")
-    with pytest.raises(IllegalAction, match="answer the led 8H"):
+    with pytest.raises(IllegalActionError, match="answer the led 8H"):
         hand.apply(0, "lead 7H")
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalActionError):
         hand.apply(0, "respond RJ")
     assert json.dumps(hand.view(None)) == before
 
@@ -232,8 +233,6 @@ def test_hidden_running_score_hides_points_until_the_hand_ends() -> None:
 
 
 def test_views_are_json_and_the_text_render_works() -> None:
-    from pitkit.core.narrate import Narrator
-
     match = acepit.GAME.new_match(seed=4)
     rng = random.Random(4)
     for _ in range(30):

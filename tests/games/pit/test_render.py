@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import importlib
-import random
 import re
-from collections.abc import Callable, Sequence
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
@@ -14,6 +11,7 @@ from pitkit import bots
 from pitkit.core.match import Match
 from pitkit.core.narrate import Narrator
 from pitkit.games.pit import GAME, describe
+from pitkit.play import play_match
 from tests.games.pit.helpers import stacked_match
 
 NAMES = ("Ada", "Bix", "Cy", "Dee", "Eve", "Fay", "Gus")
@@ -22,34 +20,11 @@ ADA = Narrator.named(NAMES[:3], reader=0)
 BIX = Narrator.named(NAMES[:3], reader=1)
 THREE = "wheat,barley,corn"  # the commodities of a three-seat table
 
-Runner = Callable[[Match[Any, Any], Sequence[object], int | None], int]
-
-
-def _virtual() -> Runner | None:
-    """The real-time runner on a virtual clock, wherever it lives now."""
-    for name in ("pitkit.play.realtime", "pitkit.realtime.runner"):
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        if hasattr(module, "play_virtual"):
-            return cast(Runner, module.play_virtual)
-    return None
-
 
 def played_match(seed: int, bot: str, rules: list[str] | None = None) -> Match[Any, Any]:
-    """A whole match of Pit between `bot`s: in real time on a virtual clock,
-    or, without the runner, a random seat at a time."""
+    """A whole match of Pit between `bot`s, in real time on a virtual clock."""
     match = GAME.new_match(None, rules, seed=seed)
-    players = [bots.make(GAME, bot, seed + s) for s in range(match.players)]
-    play_virtual = _virtual()
-    if play_virtual is not None:
-        play_virtual(match, players, seed)
-        return match
-    rng = random.Random(seed)
-    while not match.is_over:
-        seat = rng.choice(sorted(match.to_act))
-        match.apply(seat, players[seat].choose(match, seat))
+    play_match(match, [bots.make(GAME, bot, seed + s) for s in range(match.players)], seed)
     return match
 
 

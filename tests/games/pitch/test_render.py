@@ -210,11 +210,14 @@ def test_a_hand_result_in_words() -> None:
         "sides": [[0, 2], [1, 3]],
         "made": True,
         "won": [1, 3],
-        "awards": [{**a, "credited": [1, 3]} for a in result["awards"]],
+        "awards": [{**a, "credited": [1, 3]} for a in result["awards"][:3]]
+        + [{"point": "game", "credited": [1, 3], "why": "team 1-3 took 30 game points"}],
     }
-    assert (describe({"type": "hand_end", "result": teams}, ADA) or "").startswith(
+    said = describe({"type": "hand_end", "result": teams}, ADA) or ""
+    assert said.startswith(
         "Team Bix-Dee bid 3 in spades and made it with 3 (high team Bix-Dee, low team Bix-Dee,"
     )
+    assert said.endswith(" Game: team Bix-Dee took 30 game points.")
     # Only a summary: it is still told, with names.
     short = {"type": "hand_end", "result": {"summary": "seat 1 bid 2", "awards": []}}
     assert describe(short, ADA) == "Bix bid 2."

@@ -65,6 +65,7 @@ def render(view: Mapping[str, Any]) -> str:
 _POINTS = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game"}
 _SEAT_LIST = re.compile(r"\bseats \[([\d, ]*)\]")
 _SEAT_DOES = re.compile(r"\b([Ss])eat (\d+) (deals|forfeits)\b")
+_TEAM = re.compile(r"\bteam (\d+(?:-\d+)+)\b")
 
 
 def describe(event: Mapping[str, Any], say: Narrator) -> str | None:
@@ -90,7 +91,7 @@ def describe(event: Mapping[str, Any], say: Narrator) -> str | None:
     if kind == "action":
         return _describe_action(event, say)
     if kind == "contract":
-        how = say.with_names(str(event.get("how", "")))
+        how = _with_names(str(event.get("how", "")), say)
         return f"{say.does(event['pitcher'], 'pitches')} for {event['bid']} ({how})."
     if kind == "trump":
         return f"Trump is {_SUIT_NAMES.get(event['suit'], event['suit'])}."
@@ -138,7 +139,7 @@ def _describe_result(result: Mapping[str, Any], say: Narrator) -> str:
     parts = [_sentence(_summary(result, say))]
     for award in result.get("awards") or ():
         point = _POINTS.get(award.get("point"), str(award.get("point")))
-        why = say.with_names(str(award.get("why", ""))).rstrip(".")
+        why = _with_names(str(award.get("why", "")), say).rstrip(".")
         parts.append(f"{point}: {why}.")
     return " ".join(parts)
 
@@ -158,7 +159,7 @@ def _summary(result: Mapping[str, Any], say: Narrator) -> str:
             for a in result["awards"]
         ]
     except (KeyError, IndexError, StopIteration, TypeError, ValueError):
-        return say.with_names(str(result.get("summary", "the hand is over")))
+        return _with_names(str(result.get("summary", "the hand is over")), say)
     who = f"team {_team(own, say)}" if team else say.who(pitcher)
     is_ = "is" if team else say.verb(pitcher, "is")
     verdict = f"made it with {won}" if result["made"] else f"{is_} set back {result['bid']}"
@@ -186,8 +187,9 @@ def _and(names: Iterable[str]) -> str:
 
 
 def _with_names(text: str, say: Narrator) -> str:
-    """An engine's note with seats by name, lists too ("seats [0, 2]"), and
-    the reader's own seat in the second person ("you deal again")."""
+    """An engine's sentence with seats by name, lists and teams too ("seats
+    [0, 2]", "team 1-3"), and the reader's own seat in the second person
+    ("you deal again")."""
 
     def listed(found: re.Match[str]) -> str:
         seats = [int(s) for s in found.group(1).replace(",", " ").split()]
@@ -197,7 +199,11 @@ def _with_names(text: str, say: Narrator) -> str:
         seat = int(found.group(2))
         return say.does(seat, found.group(3), start=found.group(1) == "S")
 
-    return say.with_names(_SEAT_DOES.sub(does, _SEAT_LIST.sub(listed, text)))
+    def team(found: re.Match[str]) -> str:
+        return f"team {_team((int(s) for s in found.group(1).split('-')), say)}"
+
+    text = _TEAM.sub(team, _SEAT_LIST.sub(listed, text))
+    return say.with_names(_SEAT_DOES.sub(does, text))
 
 
 def _sentence(text: str) -> str:

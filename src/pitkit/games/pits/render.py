@@ -83,11 +83,11 @@ def _describe_action(event: Mapping[str, Any], say: Narrator) -> str | None:
         return None
     if action.startswith("give"):
         # The table sees "give (face down)"; the giver's own copy names the
-        # card, like a face-up give (told by its `offered` event): the two
-        # cannot be told apart here, so the giver's line is left out.
+        # card, as a face-up give does (which its `offered` event tells
+        # everyone else): so the giver reads which card it gave, either way.
         if action[5:].startswith("("):
             return f"{say.does(seat, 'gives')} a card, face down."
-        return None
+        return f"You give {action[5:]}." if seat == say.reader else None
     return f"{say.who(seat)}: {say.with_names(action)}."
 
 
