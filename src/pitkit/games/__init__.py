@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pitkit.core.errors import UnknownName
+from pitkit.core.errors import UnknownNameError
 from pitkit.core.game import Game
 
 __all__ = ["all_games", "get", "names", "register"]
@@ -23,7 +23,7 @@ def get(name: str) -> Game:
     try:
         return _GAMES[name]
     except KeyError:
-        raise UnknownName(f"no game named {name!r}; games are: {', '.join(names())}") from None
+        raise UnknownNameError(f"no game named {name!r}; games are: {', '.join(names())}") from None
 
 
 def names() -> list[str]:

@@ -161,16 +161,16 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise _TooLarge
+                    raise _TooLargeError
             return message
 
         try:
             await self.app(scope, counted, send)
-        except _TooLarge:
+        except _TooLargeError:
             await _too_large(send)
 
 
-class _TooLarge(Exception):
+class _TooLargeError(Exception):
     pass
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pitkit.core.errors import BadOption
+from pitkit.core.errors import BadOptionError
 from pitkit.core.rules import RuleSet, option
 
 __all__ = ["Rules"]
@@ -22,4 +22,4 @@ class Rules(RuleSet):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.hands < 1:
-            raise BadOption("hands must be at least 1")
+            raise BadOptionError("hands must be at least 1")

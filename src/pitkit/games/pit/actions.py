@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Self
 
 from pitkit.cards import Commodity
 from pitkit.core.actions import Action, ActionCodec
-from pitkit.core.errors import BadAction
+from pitkit.core.errors import BadActionError
 from pitkit.games.pit.market import (
     NAMES,
     Lot,
@@ -84,11 +84,11 @@ class Offer(Action):
     @classmethod
     def parse_words(cls, words: Sequence[str]) -> Self:
         if not words:
-            raise BadAction("say what you offer, e.g. offer 2 wheat")
+            raise BadActionError("say what you offer, e.g. offer 2 wheat")
         count = _number(words[0], "an offer's count")
         commodity, bull, bear, rest = parse_lot_words(words[1:], "an offer")
         if rest:
-            raise BadAction(f"offer: {' '.join(rest)!r} is not a card")
+            raise BadActionError(f"offer: {' '.join(rest)!r} is not a card")
         return cls(count, commodity, bull, bear)
 
     @classmethod
@@ -139,21 +139,21 @@ class Accept(Action):
     @classmethod
     def parse_words(cls, words: Sequence[str]) -> Self:
         if not words:
-            raise BadAction("say whose offer you accept, e.g. accept 3 (seat 3)")
+            raise BadActionError("say whose offer you accept, e.g. accept 3 (seat 3)")
         seat = _number(words[0], "a seat")
         offer: int | None = None
         rest = []
         for word in words[1:]:
             if word.startswith("#"):
                 if offer is not None:
-                    raise BadAction("name one offer")
+                    raise BadActionError("name one offer")
                 offer = _number(word[1:], "an offer number")
             else:
                 rest.append(word)
         # The payment's size is the offer's, so it is checked against the offer.
         commodity, bull, bear, extra = parse_lot_words(rest, "a payment")
         if extra:
-            raise BadAction(f"accept: {' '.join(extra)!r} is not a card")
+            raise BadActionError(f"accept: {' '.join(extra)!r} is not a card")
         return cls(seat, commodity, bull, bear, offer)
 
     @classmethod
@@ -180,7 +180,7 @@ class Corner(Action):
     @classmethod
     def parse_words(cls, words: Sequence[str]) -> Self:
         if len(words) > 1:
-            raise BadAction("corner names one commodity, e.g. corner wheat")
+            raise BadActionError("corner names one commodity, e.g. corner wheat")
         return cls(parse_commodity(words[0]) if words else None)
 
     @classmethod
@@ -210,27 +210,27 @@ CODEC = ActionCodec(Open, Offer, Withdraw, Accept, Corner)
 
 def _number(word: str, what: str) -> int:
     if not word.isdigit():
-        raise BadAction(f"{what} is a number, not {word!r}")
+        raise BadActionError(f"{what} is a number, not {word!r}")
     return int(word)
 
 
 def _known(cls: type[Action], data: Mapping[str, Any], fields: set[str]) -> None:
     extra = set(data) - fields - {"kind"}
     if extra:
-        raise BadAction(f"unknown fields for {cls.kind!r}: {', '.join(sorted(extra))}")
+        raise BadActionError(f"unknown fields for {cls.kind!r}: {', '.join(sorted(extra))}")
 
 
 def _json_int(data: Mapping[str, Any], name: str) -> int:
     value = data.get(name)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadAction(f"{name} is a whole number, not {value!r}")
+        raise BadActionError(f"{name} is a whole number, not {value!r}")
     return value
 
 
 def _json_bool(data: Mapping[str, Any], name: str) -> bool:
     value = data.get(name, False)
     if not isinstance(value, bool):
-        raise BadAction(f"{name} is true or false, not {value!r}")
+        raise BadActionError(f"{name} is true or false, not {value!r}")
     return value
 
 
@@ -239,5 +239,5 @@ def _json_commodity(data: Mapping[str, Any]) -> Commodity | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise BadAction(f"a commodity is written as text, not {value!r}")
+        raise BadActionError(f"a commodity is written as text, not {value!r}")
     return parse_commodity(value)

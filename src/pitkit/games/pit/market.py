@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Final, Generic, NamedTuple, TypeVar
 
 from pitkit.cards import Commodity, PitCard
-from pitkit.core.errors import BadAction
+from pitkit.core.errors import BadActionError
 
 __all__ = [
     "BEAR",
@@ -80,16 +80,16 @@ class Lot:
 
     def __post_init__(self) -> None:
         if not 1 <= self.size <= MAX_LOT:
-            raise BadAction(f"a trade is of 1 to {MAX_LOT} cards, not {self.size} (T4)")
+            raise BadActionError(f"a trade is of 1 to {MAX_LOT} cards, not {self.size} (T4)")
         extra = self.bull + self.bear
         if self.commodity is None and extra != self.size:
-            raise BadAction(
+            raise BadActionError(
                 f"say what the {self.size} cards are, e.g. {self.size} wheat"
                 if extra == 0
                 else f"{self.size} cards cannot be just {self._specials()}"
             )
         if self.commodity is not None and extra >= self.size:
-            raise BadAction(
+            raise BadActionError(
                 f"{self.size} {_cards(self.size)} cannot be {self.commodity} and {self._specials()}"
             )
         # Kept: play asks for them often (a frozen value, so set once here).
@@ -155,7 +155,7 @@ class Lot:
         goods = {c.commodity for c in cards if c.commodity is not None}
         if len(goods) > 1:
             names = " and ".join(sorted(str(g) for g in goods))
-            raise BadAction(f"a trade holds one commodity, not {names} (T4)")
+            raise BadActionError(f"a trade holds one commodity, not {names} (T4)")
         return lot_of(
             len(cards),
             next(iter(goods)) if goods else None,
@@ -252,12 +252,14 @@ def parse_lot_words(
         token = word.lower().lstrip("+")
         if token in ("bull", "bear"):
             if bull if token == "bull" else bear:
-                raise BadAction(f"there is only one {token.capitalize()}")
+                raise BadActionError(f"there is only one {token.capitalize()}")
             bull, bear = bull or token == "bull", bear or token == "bear"
         elif token in _COMMODITY_NAMES:
             named = _COMMODITY_NAMES[token]
             if commodity is not None and commodity is not named:
-                raise BadAction(f"{what} holds one commodity, not {commodity} and {named} (T4)")
+                raise BadActionError(
+                    f"{what} holds one commodity, not {commodity} and {named} (T4)"
+                )
             commodity = named
         elif token in ("and", "the", "+", "with"):
             continue
@@ -273,7 +275,9 @@ def parse_commodity(word: str) -> Commodity:
     """A commodity by name, e.g. ``wheat``; `BadAction` naming the choices otherwise."""
     commodity = _COMMODITY_NAMES.get(word.lower())
     if commodity is None:
-        raise BadAction(f"{word!r} is not a commodity; they are: {', '.join(_COMMODITY_NAMES)}")
+        raise BadActionError(
+            f"{word!r} is not a commodity; they are: {', '.join(_COMMODITY_NAMES)}"
+        )
     return commodity
 
 
@@ -333,7 +337,7 @@ def facts_of(cards: tuple[PitCard, ...]) -> CardFacts:
         counts = counts_of(cards)
         try:
             lot: Lot | None = Lot.of(cards)
-        except BadAction:
+        except BadActionError:
             lot = None
         facts = CardFacts(
             tuple((i, n) for i, n in enumerate(counts) if n),

@@ -10,7 +10,7 @@ from mypy_extensions import mypyc_attr
 
 from pitkit.core.actions import Action
 from pitkit.core.chance import Chance
-from pitkit.core.errors import IllegalAction
+from pitkit.core.errors import IllegalActionError
 from pitkit.core.events import Event
 from pitkit.core.match import Match
 from pitkit.core.state import Outcome
@@ -71,7 +71,7 @@ class PitMatch(Match[PitAction, Rules]):
         seat outside `to_act` is taken, and penalized (T3)."""
         move = action if isinstance(action, Action) else self.parse_action(action)
         if self._outcome is not None:
-            raise IllegalAction("the game is over")
+            raise IllegalActionError("the game is over")
         return apply_checked(self, self.current, player, move)
 
     def attempt(self, player: int, action: PitAction) -> list[Event] | str:

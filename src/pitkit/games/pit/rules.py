@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pitkit.cards import Commodity
-from pitkit.core.errors import BadOption
+from pitkit.core.errors import BadOptionError
 from pitkit.core.rules import RuleSet, option
 
 __all__ = ["Rules"]
@@ -44,13 +44,13 @@ class Rules(RuleSet):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.target < 1:
-            raise BadOption("target must be at least 1")
+            raise BadOptionError("target must be at least 1")
         if self.sorting_seconds < 0:
-            raise BadOption("sorting_seconds cannot be negative")
+            raise BadOptionError("sorting_seconds cannot be negative")
         if min(self.trades_per_player, self.idle_limit, self.stall_limit) < 1:
-            raise BadOption("trades_per_player, idle_limit and stall_limit must be at least 1")
+            raise BadOptionError("trades_per_player, idle_limit and stall_limit must be at least 1")
         if self.hand_limit is not None and self.hand_limit < 1:
-            raise BadOption("hand_limit must be at least 1")
+            raise BadOptionError("hand_limit must be at least 1")
         if self.commodities is not None:
             self._named()
 
@@ -61,20 +61,22 @@ class Rules(RuleSet):
         known = {str(c): c for c in Commodity}
         unknown = [n for n in names if n not in known]
         if unknown:
-            raise BadOption(f"{unknown[0]!r} is not a commodity; they are: {', '.join(known)}")
+            raise BadOptionError(f"{unknown[0]!r} is not a commodity; they are: {', '.join(known)}")
         if len(set(names)) != len(names):
-            raise BadOption("each commodity may be named once")
+            raise BadOptionError("each commodity may be named once")
         return [known[n] for n in names]
 
     def chosen(self, players: int) -> tuple[Commodity, ...]:
         """The commodities in play for `players` seats, highest value first (T1)."""
         if not 3 <= players <= 7:
-            raise BadOption(f"Pit is for 3 to 7 players, not {players}")
+            raise BadOptionError(f"Pit is for 3 to 7 players, not {players}")
         if self.bull_and_bear and players > 6:
-            raise BadOption("the Bull & Bear edition is for 3 to 6 players (T2)")
+            raise BadOptionError("the Bull & Bear edition is for 3 to 6 players (T2)")
         if self.commodities is None:
             return tuple(Commodity)[:players]
         named = self._named()
         if len(named) != players:
-            raise BadOption(f"{players} players need {players} commodities, not {len(named)} (T1)")
+            raise BadOptionError(
+                f"{players} players need {players} commodities, not {len(named)} (T1)"
+            )
         return tuple(c for c in Commodity if c in named)

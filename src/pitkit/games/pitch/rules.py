@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pitkit.core.errors import BadOption
+from pitkit.core.errors import BadOptionError
 from pitkit.core.rules import RuleSet, option
 
 __all__ = ["MAX_BID", "MIN_BID", "TOURNAMENT_DEALS", "Rules", "team_seats"]
@@ -58,15 +58,15 @@ class Rules(RuleSet):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.target < 1:
-            raise BadOption(f"target must be at least 1, not {self.target}")
+            raise BadOptionError(f"target must be at least 1, not {self.target}")
         if self.hands is not None and self.hands < 1:
-            raise BadOption(f"hands must be at least 1, not {self.hands}")
+            raise BadOptionError(f"hands must be at least 1, not {self.hands}")
         if self.hand_limit < 1:
-            raise BadOption(f"hand_limit must be at least 1, not {self.hand_limit}")
+            raise BadOptionError(f"hand_limit must be at least 1, not {self.hand_limit}")
         if self.mode == "tournament" and self.teams != "none":
-            raise BadOption("tournament play is for individuals only (C1): use teams=none")
+            raise BadOptionError("tournament play is for individuals only (C1): use teams=none")
         if self.mode == "tournament" and self.hands is not None:
-            raise BadOption("a tournament game ends after each player has dealt twice (C10)")
+            raise BadOptionError("a tournament game ends after each player has dealt twice (C10)")
 
     @property
     def tournament(self) -> bool:
@@ -80,11 +80,11 @@ class Rules(RuleSet):
     def check_players(self, players: int) -> None:
         """Refuse a table size these rules do not allow (C1), with `BadOption`."""
         if self.tournament and not 2 <= players <= 4:
-            raise BadOption(f"tournament tables seat 2 to 4 players, not {players} (C1)")
+            raise BadOptionError(f"tournament tables seat 2 to 4 players, not {players} (C1)")
         if not 2 <= players <= 6:
-            raise BadOption(f"Pitch is for 2 to 6 players, not {players} (C1)")
+            raise BadOptionError(f"Pitch is for 2 to 6 players, not {players} (C1)")
         if self.teams != "none" and players != 6:
-            raise BadOption(f"teams={self.teams} needs 6 players, not {players} (C1)")
+            raise BadOptionError(f"teams={self.teams} needs 6 players, not {players} (C1)")
 
     def teams_for(self, players: int) -> tuple[tuple[int, ...], ...] | None:
         """The teams as tuples of seats, or None for individuals."""
@@ -101,4 +101,4 @@ def team_seats(teams: str) -> tuple[tuple[int, ...], ...] | None:
         return ((0, 2, 4), (1, 3, 5))
     if teams == "3x2":
         return ((0, 3), (1, 4), (2, 5))
-    raise BadOption(f"teams is none, 2x3 or 3x2, not {teams!r}")
+    raise BadOptionError(f"teams is none, 2x3 or 3x2, not {teams!r}")

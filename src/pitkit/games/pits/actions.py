@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Self
 
 from pitkit.cards import Card, format_cards, parse_cards
 from pitkit.core.actions import Action, ActionCodec
-from pitkit.core.errors import BadAction
+from pitkit.core.errors import BadActionError
 from pitkit.games.pits.melds import Meld, pits_rank
 
 __all__ = ["CODEC", "Give", "Pass", "PitsAction", "Play", "Take", "reading_name"]
@@ -64,7 +64,7 @@ class Play(Action):
     @classmethod
     def parse_words(cls, words: Sequence[str]) -> Self:
         if not words:
-            raise BadAction("play which cards?")
+            raise BadActionError("play which cards?")
         reading: str | None = words[0].lower()
         if reading in _READINGS or (reading and _is_run_of(reading)):
             words = words[1:]
@@ -73,15 +73,15 @@ class Play(Action):
         try:
             cards = parse_cards(list(words))
         except ValueError as exc:
-            raise BadAction(str(exc)) from None
+            raise BadActionError(str(exc)) from None
         if not cards:
-            raise BadAction("play which cards?")
+            raise BadActionError("play which cards?")
         return cls(reading, tuple(cards))
 
     @classmethod
     def from_fields(cls, data: Mapping[str, Any]) -> Self:
         if not isinstance(data.get("cards"), list):
-            raise BadAction("a play needs a list of cards")
+            raise BadActionError("a play needs a list of cards")
         reading = data.get("reading")
         words = ([str(reading)] if reading else []) + [str(c) for c in data["cards"]]
         return cls.parse_words(words)

@@ -31,7 +31,7 @@ __all__ = [
     "KINDS",
     "Kind",
     "Meld",
-    "NotAMeld",
+    "NotAMeldError",
     "beats",
     "legal_plays",
     "pits_rank",
@@ -59,7 +59,7 @@ _DEFAULT_RULES = Rules()
 _BARE_RANKS = {r.letter: r for r in Rank} | {"10": Rank.TEN}
 
 
-class NotAMeld(ValueError):
+class NotAMeldError(ValueError):
     """Cards that form no legal meld (of the kind asked for)."""
 
 
@@ -237,11 +237,11 @@ def read_meld(
     if kind is not None:
         meld = read_as(group, kind, rules)
         if meld is None:
-            raise NotAMeld(f"{text} is not a {kind.replace('_', ' ')}")
+            raise NotAMeldError(f"{text} is not a {kind.replace('_', ' ')}")
         return meld
     found = readings(group, rules)
     if not found:
-        raise NotAMeld(f"{text} is not a legal meld")
+        raise NotAMeldError(f"{text} is not a legal meld")
     return max(found, key=lambda m: (m.strength(), KINDS.index(m.kind)))
 
 

@@ -17,7 +17,7 @@ from mypy_extensions import mypyc_attr
 from pitkit.cards import Card, format_cards, standard_deck
 from pitkit.core.actions import Action
 from pitkit.core.chance import Chance
-from pitkit.core.errors import BadAction
+from pitkit.core.errors import BadActionError
 from pitkit.core.events import Event
 from pitkit.core.state import Outcome, State
 from pitkit.games.pits.actions import CODEC, Give, Pass, PitsAction, Play, Take, reading_name
@@ -183,7 +183,7 @@ class PitsHand(State[PitsAction]):
         readings = [p for p in self.plays() if p.cards == play.cards]
         if len(readings) > 1:
             options = ", ".join(str(p) for p in readings)
-            raise BadAction(f"these cards can be read more than one way; say which: {options}")
+            raise BadActionError(f"these cards can be read more than one way; say which: {options}")
         return readings[0] if readings else Play("set", play.cards)
 
     def why_illegal(self, player: int, action: PitsAction) -> str:

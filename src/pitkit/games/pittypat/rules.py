@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pitkit.core.errors import BadOption
+from pitkit.core.errors import BadOptionError
 from pitkit.core.rules import RuleSet, option
 
 __all__ = ["Rules"]
@@ -32,6 +32,6 @@ class Rules(RuleSet):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.turn_limit < 1 or self.target < 1 or self.chips < 1:
-            raise BadOption("turn_limit, target and chips must be at least 1")
+            raise BadOptionError("turn_limit, target and chips must be at least 1")
         if self.hands is not None and self.hands < 1:
-            raise BadOption("hands must be at least 1")
+            raise BadOptionError("hands must be at least 1")
