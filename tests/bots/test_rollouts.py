@@ -12,7 +12,7 @@ from pitkit.bots import RolloutBot, SearchBot, make
 from pitkit.bots.playout import peek, sample_unseen
 from pitkit.bots.rollouts import DEFAULT_ITERATIONS, WIDTH, Ranker, play_out
 from pitkit.bots.search import Budget
-from pitkit.core import Action, Match, State, UnknownName
+from pitkit.core import Action, Match, State, UnknownNameError
 from pitkit.games.pits import Pass
 from pitkit.games.pits.bots import HeuristicBot
 from pitkit.games.pittypat import Draw, MatchCard, Rules
@@ -28,7 +28,7 @@ def test_budgets_read_from_names() -> None:
     assert RolloutBot.from_name("rollouts:1s").budget == Budget(iterations=None, seconds=1.0)
     assert RolloutBot.from_name("rollouts:200").budget == Budget(iterations=200)
     for bad in ("rollouts:1.5", "rollouts:0", "rollouts:1s:heuristic", "rolloutsy"):
-        with pytest.raises((ValueError, UnknownName)):
+        with pytest.raises((ValueError, UnknownNameError)):
             RolloutBot.from_name(bad)
 
 
@@ -160,7 +160,8 @@ class _OneSeat:
 def test_every_seat_of_a_playout_has_a_bot_of_its_own(
     search: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pitkit.bots import rollouts, search as tree_search
+    from pitkit.bots import rollouts
+    from pitkit.bots import search as tree_search
 
     def one_seat(game: Any, name: str, seed: int | None = None) -> Any:
         return _OneSeat(seed) if name == "notes" else make(game, name, seed)

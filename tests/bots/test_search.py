@@ -12,7 +12,7 @@ import pytest
 from pitkit import games
 from pitkit.bots import RolloutBot, SearchBot, make, names
 from pitkit.bots.search import Budget, SearchSpec, utilities
-from pitkit.core import Match, Outcome, UnknownName
+from pitkit.core import Match, Outcome, UnknownNameError
 from pitkit.core.game import Bot
 from pitkit.games.pittypat import Draw, MatchCard, Rules
 from tests.games.pittypat.helpers import stacked_hand
@@ -60,7 +60,7 @@ def test_every_game_lists_the_search_bots(name: str, kind: type) -> None:
 
 
 def test_an_unknown_rollout_bot_is_refused() -> None:
-    with pytest.raises(UnknownName, match="rollouts"):
+    with pytest.raises(UnknownNameError, match="rollouts"):
         make(games.get("pitty-pat"), "search:10:nonesuch")
 
 

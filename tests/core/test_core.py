@@ -13,14 +13,14 @@ from pitkit.cards import Card, PitCard
 from pitkit.core import (
     Action,
     ActionCodec,
-    BadAction,
-    BadOption,
+    BadActionError,
+    BadOptionError,
     Chance,
     Event,
     Outcome,
-    ReplayMismatch,
+    ReplayMismatchError,
     RuleSet,
-    UnknownName,
+    UnknownNameError,
     option,
     read_log,
     write_log,
@@ -54,12 +54,12 @@ def test_options_from_text() -> None:
     ],
 )
 def test_bad_options_are_refused(pairs: list[str], message: str) -> None:
-    with pytest.raises(BadOption, match=message):
+    with pytest.raises(BadOptionError, match=message):
         ToyRules.from_options(pairs)
 
 
 def test_options_are_typed_when_built_directly() -> None:
-    with pytest.raises(BadOption):
+    with pytest.raises(BadOptionError):
         ToyRules(count="3")  # type: ignore[arg-type]
     info = {i.name: i for i in ToyRules.options()}
     assert info["mode"].choices == ("a", "b")
@@ -111,9 +111,9 @@ def test_actions_have_one_text_and_one_json_form() -> None:
     ],
 )
 def test_bad_spellings_raise_bad_action(spelling: object) -> None:
-    with pytest.raises(BadAction):
+    with pytest.raises(BadActionError):
         CODEC.parse(spelling)  # type: ignore[arg-type]
-    with pytest.raises(BadAction, match="unknown fields"):
+    with pytest.raises(BadActionError, match="unknown fields"):
         CODEC.parse({"kind": "offer", "count": 1, "colour": "red"})
 
 
@@ -136,9 +136,9 @@ def test_chance_is_seeded_recorded_and_replayable() -> None:
     again = Chance(None, recorded=record)
     assert again.shuffle(list(range(10))) == [record[0].secret["order"][i] for i in range(10)]
     assert again.pick(7) == record[1].public["value"]
-    with pytest.raises(ReplayMismatch):
+    with pytest.raises(ReplayMismatchError):
         Chance(None, recorded=record).pick(3)
-    with pytest.raises(ReplayMismatch):
+    with pytest.raises(ReplayMismatchError):
         Chance(None, recorded=record).shuffle([1, 2])
 
 
@@ -161,7 +161,7 @@ def test_outcome_ranking() -> None:
 def test_registry() -> None:
     assert "pitty-pat" in games.names()
     assert games.get("pitty-pat").title == "Pitty Pat"
-    with pytest.raises(UnknownName, match="pitty-pat"):
+    with pytest.raises(UnknownNameError, match="pitty-pat"):
         games.get("poker")
 
 

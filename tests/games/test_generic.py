@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from pitkit import games
 from pitkit.bots import RandomBot
-from pitkit.core import BadOption, IllegalAction, Match, read_log, write_log
+from pitkit.core import BadOptionError, IllegalActionError, Match, read_log, write_log
 from pitkit.core.game import Game
 
 GAMES = games.names()
@@ -36,7 +36,7 @@ def random_match(data: st.DataObject, game: Game) -> tuple[Match[Any, Any], rand
     seed = data.draw(st.integers(0, 2**32), label="seed")
     try:
         match = game.new_match(players, options, seed)
-    except BadOption:
+    except BadOptionError:
         assume(False)
         raise
     return match, data.draw(st.randoms(use_true_random=False), label="rng")
@@ -107,7 +107,7 @@ def test_illegal_actions_change_nothing(name: str, data: st.DataObject) -> None:
         if stale:
             attempts.append((seat, rng.choice(stale)))
         for who, attempt in attempts:
-            with pytest.raises(IllegalAction) as refused:
+            with pytest.raises(IllegalActionError) as refused:
                 match.apply(who, attempt)
             assert str(refused.value), "an illegal action must say why"
             assert snapshot(match) == before, f"refusing {attempt!r} changed the game"
@@ -208,6 +208,6 @@ def test_rules_options_are_documented_and_parse(name: str) -> None:
         assert info.doc, f"option {info.name} needs a one-line explanation"
         value = game.rules.from_options([f"{info.name}={info.default}"])
         assert getattr(value, info.name) == info.default
-    with pytest.raises(BadOption, match="unknown option"):
+    with pytest.raises(BadOptionError, match="unknown option"):
         game.rules.from_options(["no_such_option=1"])
     assert typing.get_type_hints(game.rules)

@@ -16,7 +16,7 @@ from pitkit.play.realtime import (
     DEFAULT_THINK,
     Arrival,
     RealtimeRunner,
-    Stalled,
+    StalledError,
     Table,
     VirtualRun,
     decide,
@@ -180,7 +180,7 @@ def test_the_virtual_run_needs_a_bot_a_seat_and_notices_stuck_bots() -> None:
         def act(self, state: State[Any], player: int) -> None:
             return None
 
-    with pytest.raises(Stalled, match="nobody acted"):
+    with pytest.raises(StalledError, match="nobody acted"):
         VirtualRun(match, [Idle(), Idle(), Idle()], 1, max_quiet=100).run()
 
 

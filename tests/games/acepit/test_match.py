@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pitkit.core import BadOption, Match, Outcome
+from pitkit.core import BadOptionError, Match, Outcome
 from pitkit.games import acepit, get
 from pitkit.games.acepit import AcePitHand, AcePitMatch, Rules
 
@@ -28,7 +28,7 @@ def play_random(match: Match[Any, Any], seed: int) -> list[str]:
 
 def test_registered_as_ace_pit_for_two_players() -> None:
     assert get("ace-pit") is GAME
-    with pytest.raises(BadOption, match="2-2 players"):
+    with pytest.raises(BadOptionError, match="2-2 players"):
         GAME.new_match(3, seed=1)
 
 
@@ -74,7 +74,7 @@ def test_the_hands_option() -> None:
     match = GAME.new_match(rules={"hands": 2}, seed=5)
     play_random(match, 5)
     assert len(match.results) == 2
-    with pytest.raises(BadOption):
+    with pytest.raises(BadOptionError):
         Rules(hands=0)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from pitkit import games
 from pitkit.cards import Commodity, PitCard
-from pitkit.core import BadAction, BadOption, IllegalAction
+from pitkit.core import BadActionError, BadOptionError, IllegalActionError
 from pitkit.games.pit import PENALTY, Accept, Corner, Offer, Phase, PitHand, Rules
 from pitkit.games.pit.market import Lot
 from tests.games.pit.helpers import holding, stacked_hand, stacked_match
@@ -60,14 +60,14 @@ def test_t1_option_chooses_the_commodities() -> None:
     ],
 )
 def test_t1_bad_commodity_options_are_refused(value: str, players: int, message: str) -> None:
-    with pytest.raises(BadOption, match=message):
+    with pytest.raises(BadOptionError, match=message):
         GAME.new_match(players, {"commodities": value}, seed=1)
 
 
 def test_pit_is_for_three_to_seven() -> None:
-    with pytest.raises(BadOption, match="3-7"):
+    with pytest.raises(BadOptionError, match="3-7"):
         GAME.new_match(8)
-    with pytest.raises(BadOption, match="3-7"):
+    with pytest.raises(BadOptionError, match="3-7"):
         GAME.new_match(2)
 
 
@@ -94,7 +94,7 @@ def test_t2_bull_and_bear_first_two_from_the_dealers_left_get_ten(seed: int) -> 
 
 
 def test_t2_bull_and_bear_is_for_three_to_six() -> None:
-    with pytest.raises(BadOption, match="3 to 6"):
+    with pytest.raises(BadOptionError, match="3 to 6"):
         GAME.new_match(7, {"bull_and_bear": True})
     assert GAME.new_match(6, {"bull_and_bear": True}, seed=1)
 
@@ -118,12 +118,12 @@ def test_t3_before_the_opening_only_the_dealer_acts_and_opens() -> None:
     assert hand.to_act == {1}
     assert hand.legal_actions(1) == [hand.parse_action("open")]
     assert hand.legal_actions(0) == []
-    with pytest.raises(IllegalAction, match="only the dealer, seat 1, opens"):
+    with pytest.raises(IllegalActionError, match="only the dealer, seat 1, opens"):
         hand.apply(0, "open")
     events = hand.apply(1, "open")
     assert [e.type for e in events] == ["action", "open"]
     assert hand.to_act == {0, 1, 2}
-    with pytest.raises(IllegalAction, match="open already"):
+    with pytest.raises(IllegalActionError, match="open already"):
         hand.apply(1, "open")
 
 
@@ -158,7 +158,7 @@ def test_t3_early_trade_penalty_is_kept_in_the_match_score() -> None:
 
 def test_t3_early_trade_needs_cards_the_player_holds() -> None:
     hand = stacked_hand(HANDS, dealer=1, opened=False)
-    with pytest.raises(IllegalAction, match="you do not hold 3 corn"):
+    with pytest.raises(IllegalActionError, match="you do not hold 3 corn"):
         hand.apply(0, "offer 3 corn")
     assert points(hand) == [0, 0, 0]
 
@@ -167,18 +167,18 @@ def test_t3_the_dealers_own_early_trade_is_refused_with_a_hint() -> None:
     # A decision of pitkit: the dealer rings the bell, so the dealer's
     # trade attempt is a slip to correct, not jumping the gun.
     hand = stacked_hand(HANDS, dealer=1, opened=False)
-    with pytest.raises(IllegalAction, match="you are the dealer: open the pit first"):
+    with pytest.raises(IllegalActionError, match="you are the dealer: open the pit first"):
         hand.apply(1, "offer 1 wheat")
     assert points(hand) == [0, 0, 0]
 
 
 def test_t3_nothing_else_before_the_opening() -> None:
     hand = stacked_hand(HANDS, dealer=1, opened=False)
-    with pytest.raises(IllegalAction, match="no open offer"):
+    with pytest.raises(IllegalActionError, match="no open offer"):
         hand.apply(0, "withdraw")
-    with pytest.raises(IllegalAction, match="not open yet"):
+    with pytest.raises(IllegalActionError, match="not open yet"):
         hand.apply(0, "corner wheat")
-    with pytest.raises(IllegalAction, match="no offer #3: the pit is not open yet"):
+    with pytest.raises(IllegalActionError, match="no offer #3: the pit is not open yet"):
         hand.apply(0, "accept 2 #3")
     assert points(hand) == [0, 0, 0]
 
@@ -186,7 +186,7 @@ def test_t3_nothing_else_before_the_opening() -> None:
 def test_t3_sorting_period_is_an_option() -> None:
     assert Rules().sorting_seconds == 30
     assert Rules.from_options(["sorting_seconds=0"]).sorting_seconds == 0
-    with pytest.raises(BadOption):
+    with pytest.raises(BadOptionError):
         Rules.from_options(["sorting_seconds=-1"])
 
 
@@ -196,7 +196,7 @@ def test_t3_sorting_period_is_an_option() -> None:
 def test_t4_offers_are_one_to_four_cards() -> None:
     hand = stacked_hand(["5 wheat, 4 barley", "4 wheat, 5 barley", "9 corn"])
     for bad in ("offer 0 wheat", "offer 5 wheat"):
-        with pytest.raises(IllegalAction, match="1 to 4 cards"):
+        with pytest.raises(IllegalActionError, match="1 to 4 cards"):
             hand.apply(0, bad)
     offers = [a for a in hand.legal_actions(0) if isinstance(a, Offer)]
     assert sorted(str(a) for a in offers) == sorted(
@@ -208,18 +208,18 @@ def test_t4_offers_are_one_to_four_cards() -> None:
 
 def test_t4_no_mixed_commodities() -> None:
     hand = stacked_hand(["5 wheat, 4 barley", "4 wheat, 5 barley", "9 corn"])
-    with pytest.raises(BadAction, match="one commodity, not wheat and barley"):
+    with pytest.raises(BadActionError, match="one commodity, not wheat and barley"):
         hand.apply(0, "offer 2 wheat barley")
-    with pytest.raises(BadAction, match="one commodity"):
+    with pytest.raises(BadActionError, match="one commodity"):
         Lot.of([PitCard.WHEAT, PitCard.CORN])
     hand.apply(1, "offer 1 barley")
-    with pytest.raises(BadAction, match="one commodity"):
+    with pytest.raises(BadActionError, match="one commodity"):
         hand.apply(0, "accept 1 wheat barley")
 
 
 def test_t4_specials_only_in_the_bull_and_bear_edition() -> None:
     hand = stacked_hand(["5 wheat, 4 barley", "4 wheat, 5 barley", "9 corn"])
-    with pytest.raises(IllegalAction, match="no Bull or Bear"):
+    with pytest.raises(IllegalActionError, match="no Bull or Bear"):
         hand.apply(0, "offer 2 wheat bull")
 
 
@@ -230,13 +230,13 @@ def test_t4_bull_and_bear_go_with_one_commodity_or_alone() -> None:
     offers = {str(a) for a in hand.legal_actions(2) if isinstance(a, Offer)}
     assert {"offer 1 bear", "offer 2 corn bear", "offer 4 corn bear", "offer 4 corn"} <= offers
     assert "offer 1 corn bear" not in offers
-    with pytest.raises(BadAction, match="1 card cannot be corn and the Bear"):
+    with pytest.raises(BadActionError, match="1 card cannot be corn and the Bear"):
         hand.apply(2, "offer 1 corn bear")
-    with pytest.raises(BadAction, match="2 cards cannot be just the Bear"):
+    with pytest.raises(BadActionError, match="2 cards cannot be just the Bear"):
         hand.apply(2, "offer 2 bear")
     hand.apply(2, "offer 3 corn +bear")  # the count includes the Bear
     assert sorted(str(c) for c in hand.offers[2].cards) == ["bear", "corn", "corn"]
-    with pytest.raises(BadAction, match="one commodity, not wheat and corn"):
+    with pytest.raises(BadActionError, match="one commodity, not wheat and corn"):
         hand.apply(0, "accept 2 wheat corn bull")
     hand.apply(0, "accept 2 wheat bull")  # 2 wheat and the Bull: three cards
     assert holding(hand, 0) == "6 wheat, 3 corn and the Bear"
@@ -246,7 +246,7 @@ def test_t4_bull_and_bear_go_with_one_commodity_or_alone() -> None:
 def test_t4_equal_counts_the_payment_is_the_offers_size() -> None:
     hand = stacked_hand(["5 wheat, 4 barley", "4 wheat, 5 barley", "9 corn"])
     hand.apply(0, "offer 3 wheat")
-    with pytest.raises(IllegalAction, match="you do not hold 3 wheat"):
+    with pytest.raises(IllegalActionError, match="you do not hold 3 wheat"):
         hand.apply(2, "accept 0 wheat")
     hand.apply(2, "accept 0 corn")
     assert holding(hand, 0) == "2 wheat, 4 barley and 3 corn"
@@ -283,15 +283,17 @@ def test_t4_trades_are_blind() -> None:
 def test_t4_one_open_offer_at_a_time_and_its_cards_are_held() -> None:
     hand = stacked_hand(["5 wheat, 4 barley", "4 wheat, 5 barley", "9 corn"])
     hand.apply(0, "offer 4 barley")
-    with pytest.raises(IllegalAction, match=r"open offer already .* withdraw it first"):
+    with pytest.raises(IllegalActionError, match=r"open offer already .* withdraw it first"):
         hand.apply(0, "offer 1 wheat")
     assert not any(isinstance(a, Offer) for a in hand.legal_actions(0))
     hand.apply(1, "offer 1 wheat")
-    with pytest.raises(IllegalAction, match="you do not hold 1 barley outside your open offer"):
+    with pytest.raises(
+        IllegalActionError, match="you do not hold 1 barley outside your open offer"
+    ):
         hand.apply(0, "accept 1 barley")
     hand.apply(0, "withdraw")
     assert 0 not in hand.offers and holding(hand, 0) == "5 wheat and 4 barley"
-    with pytest.raises(IllegalAction, match="no open offer to withdraw"):
+    with pytest.raises(IllegalActionError, match="no open offer to withdraw"):
         hand.apply(0, "withdraw")
     hand.apply(0, "offer 1 wheat")
 
@@ -302,27 +304,27 @@ def test_t4_first_valid_acceptance_wins_and_the_second_is_told_who_won() -> None
     first = hand.parse_action("accept 0 corn #1")
     second = hand.parse_action("accept 0 wheat #1")
     hand.apply(2, first)
-    with pytest.raises(IllegalAction, match="seat 0's offer #1 was taken by seat 2"):
+    with pytest.raises(IllegalActionError, match="seat 0's offer #1 was taken by seat 2"):
         hand.apply(1, second)
     # Without a number, the acceptance is of the offer open when it arrives.
-    with pytest.raises(IllegalAction, match="seat 0's offer #1 was taken by seat 2"):
+    with pytest.raises(IllegalActionError, match="seat 0's offer #1 was taken by seat 2"):
         hand.apply(1, "accept 0 wheat")
     hand.apply(0, "offer 1 corn")
     hand.apply(0, "withdraw")
-    with pytest.raises(IllegalAction, match="seat 0's offer #2 was withdrawn"):
+    with pytest.raises(IllegalActionError, match="seat 0's offer #2 was withdrawn"):
         hand.apply(1, "accept 0 wheat #2")
-    with pytest.raises(IllegalAction, match="there is no offer #9"):
+    with pytest.raises(IllegalActionError, match="there is no offer #9"):
         hand.apply(1, "accept 0 wheat #9")
 
 
 def test_t4_no_accepting_ones_own_offer_or_a_missing_seat() -> None:
     hand = stacked_hand(["5 wheat, 4 barley", "4 wheat, 5 barley", "9 corn"])
     hand.apply(0, "offer 1 barley")
-    with pytest.raises(IllegalAction, match="your own offer"):
+    with pytest.raises(IllegalActionError, match="your own offer"):
         hand.apply(0, "accept 0 wheat")
-    with pytest.raises(IllegalAction, match="no seat 7"):
+    with pytest.raises(IllegalActionError, match="no seat 7"):
         hand.apply(1, "accept 7 wheat")
-    with pytest.raises(IllegalAction, match="seat 1 has no open offer"):
+    with pytest.raises(IllegalActionError, match="seat 1 has no open offer"):
         hand.apply(0, "accept 1 wheat")
 
 
@@ -332,7 +334,9 @@ def test_t4_accept_without_payment_when_only_one_is_possible() -> None:
     events = hand.apply(2, "accept 0")  # seat 2 holds only corn
     assert events[0].secret["action"] == "accept 0 corn #1", "the log spells it out"
     hand.apply(2, "offer 1 corn")
-    with pytest.raises(IllegalAction, match="say what you pay with: accept 2 wheat, accept 2 barl"):
+    with pytest.raises(
+        IllegalActionError, match="say what you pay with: accept 2 wheat, accept 2 barl"
+    ):
         hand.apply(0, "accept 2")
 
 
@@ -346,7 +350,7 @@ def test_t4_an_open_offer_may_be_the_payment() -> None:
     assert hand.offers == {}
     assert holding(hand, 0) == "9 wheat"
     assert holding(hand, 1) == "9 barley"
-    with pytest.raises(IllegalAction, match="offer #1 was paid to seat 1 for offer #2"):
+    with pytest.raises(IllegalActionError, match="offer #1 was paid to seat 1 for offer #2"):
         hand.apply(2, "accept 0 corn #1")
 
 
@@ -373,7 +377,7 @@ def test_t5_corner_of_nine_scores_the_value_and_ends_the_hand_at_once() -> None:
     assert hand.is_over and hand.to_act == frozenset()
     assert points(hand) == [0, 85, 0]
     assert hand.outcome is not None and hand.outcome.winners == (1,)
-    with pytest.raises(IllegalAction, match="the hand is over: seat 1 cornered barley for 85"):
+    with pytest.raises(IllegalActionError, match="the hand is over: seat 1 cornered barley for 85"):
         hand.apply(0, "accept 2 wheat")
 
 
@@ -418,7 +422,7 @@ def test_t5_no_corner_while_holding_the_bear() -> None:
         ["9 wheat, bear", "9 barley, bull", "9 corn", "9 rye"], dealer=3, bull_and_bear=True
     )
     assert hand.corner(0) is None and Corner() not in hand.legal_actions(0)
-    with pytest.raises(IllegalAction, match="you hold no corner"):
+    with pytest.raises(IllegalActionError, match="you hold no corner"):
         hand.apply(0, "corner")
     hand.apply(0, "corner wheat")  # announced: a false corner
     assert points(hand) == [-20, 0, 0, 0] and not hand.is_over
@@ -442,9 +446,9 @@ def test_t5_a_false_corner_costs_20_and_trading_goes_on() -> None:
 
 def test_t5_corner_alone_is_checked_and_never_penalized() -> None:
     hand = stacked_hand(["5 wheat, 4 barley", "4 wheat, 5 barley", "9 corn"])
-    with pytest.raises(IllegalAction, match="you hold no corner: 9 cards of one commodity"):
+    with pytest.raises(IllegalActionError, match="you hold no corner: 9 cards of one commodity"):
         hand.apply(0, "corner")
-    with pytest.raises(IllegalAction, match="flax is not traded in this game"):
+    with pytest.raises(IllegalActionError, match="flax is not traded in this game"):
         hand.apply(0, "corner flax")
     assert points(hand) == [0, 0, 0]
 
@@ -533,7 +537,7 @@ def test_the_hand_limit() -> None:
 
 def test_limits_must_be_positive() -> None:
     for option in ("trades_per_player=0", "idle_limit=0", "stall_limit=0", "hand_limit=0"):
-        with pytest.raises(BadOption):
+        with pytest.raises(BadOptionError):
             Rules.from_options([option])
 
 
@@ -544,7 +548,9 @@ def test_an_acceptance_racing_a_corner_names_the_ended_hand() -> None:
     match = stacked_match(["5 wheat, 4 corn", "4 wheat, 5 corn", "9 barley"], dealer=0)
     match.apply(0, "offer 1 wheat")
     match.apply(2, "corner")
-    with pytest.raises(IllegalAction, match=r"offer #1 is gone: its hand is over \(seat 2 corn"):
+    with pytest.raises(
+        IllegalActionError, match=r"offer #1 is gone: its hand is over \(seat 2 corn"
+    ):
         match.apply(1, "accept 0 corn #1")
     assert match.current.phase is Phase.SORTING
 
@@ -585,7 +591,7 @@ def test_accept_fields_survive_text_and_json() -> None:
 )
 def test_bad_spellings_are_refused_clearly(text: object, message: str) -> None:
     hand = stacked_hand(["9 wheat", "9 barley", "9 corn"])
-    with pytest.raises(BadAction, match=message):
+    with pytest.raises(BadActionError, match=message):
         hand.parse_action(text)  # type: ignore[arg-type]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pitkit.cards import Suit, parse_cards
-from pitkit.core import IllegalAction
+from pitkit.core import IllegalActionError
 from pitkit.games.pitch import Bid, Pass, Phase, PitchHand, Play, Rules, Run, Sell, Steal, Take
 
 from .helpers import deck_for, play_all, play_tricks, stacked_chance, stacked_hand
@@ -58,14 +58,14 @@ def test_topic_13_bidding_runs_clockwise_from_the_dealers_left_ending_with_the_d
 def test_topic_14_15_pass_or_bid_two_to_four_never_one() -> None:
     hand = stacked_hand({}, dealer=0)
     assert hand.legal_actions(1) == [Pass(), Bid(2), Bid(3), Bid(4)]
-    with pytest.raises(IllegalAction, match="2, 3 or 4"):
+    with pytest.raises(IllegalActionError, match="2, 3 or 4"):
         hand.apply(1, "bid 1")
-    with pytest.raises(IllegalAction, match="2, 3 or 4"):
+    with pytest.raises(IllegalActionError, match="2, 3 or 4"):
         hand.apply(1, "bid 5")
     hand.apply(1, "bid 3")
     # C4: each bid must beat the highest so far.
     assert hand.legal_actions(2) == [Pass(), Bid(4)]
-    with pytest.raises(IllegalAction, match="beat the highest bid"):
+    with pytest.raises(IllegalActionError, match="beat the highest bid"):
         hand.apply(2, "bid 3")
     hand.apply(2, "pass")
     hand.apply(3, "bid 4")
@@ -99,7 +99,7 @@ def test_topic_17_dealer_steal_options() -> None:
 def test_topic_17_only_the_dealer_steals() -> None:
     hand = stacked_hand({}, dealer=0)
     play_all(hand, "1:bid 2")
-    with pytest.raises(IllegalAction, match="only the dealer may steal"):
+    with pytest.raises(IllegalActionError, match="only the dealer may steal"):
         hand.apply(2, "steal 3")
 
 
@@ -109,7 +109,7 @@ def test_edge_dealer_steal_at_a_bid_of_four() -> None:
     hand = stacked_hand({}, dealer=0, rules=Rules(dealer_steal="one_more"))
     play_all(hand, "1:bid 4; 2:pass; 3:pass")
     assert hand.legal_actions(0) == [Pass()]
-    with pytest.raises(IllegalAction, match="dealer_steal=one_more"):
+    with pytest.raises(IllegalActionError, match="dealer_steal=one_more"):
         hand.apply(0, "steal 5")
     same = stacked_hand({}, dealer=0, rules=Rules(dealer_steal="same"))
     play_all(same, "1:bid 4; 2:pass; 3:pass")
@@ -125,7 +125,7 @@ def test_topic_18_all_pass_the_dealer_takes_it_for_two() -> None:
     hand = stacked_hand({}, dealer=0)
     play_all(hand, "1:pass; 2:pass; 3:pass")
     assert hand.legal_actions(0) == [Take(), Run()]
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalActionError):
         hand.apply(0, "pass")
     hand.apply(0, "take")
     assert (hand.pitcher, hand.contract, hand.phase) == (0, 2, Phase.PLAY)
@@ -174,7 +174,7 @@ def test_topic_19_after_a_run_others_bid_three_or_four_and_nobody_outbids() -> N
     hand = stacked_hand({}, dealer=0)
     play_all(hand, "1:pass; 2:pass; 3:pass; 0:run")
     assert hand.legal_actions(1) == [Pass(), Bid(3), Bid(4)]
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalActionError):
         hand.apply(1, "bid 2")
     play_all(hand, "1:pass; 2:pass; 3:pass")
     # C5: nobody outbid, so the dealer pitches at 2 without another word.
@@ -202,7 +202,7 @@ def test_topic_21_stealing_the_bid_after_a_run(steal: str, options: list[object]
     hand = stacked_hand({}, dealer=0, rules=rules)
     play_all(hand, "1:pass; 2:pass; 3:pass; 0:run; 1:bid 3; 2:pass; 3:pass")
     assert hand.legal_actions(0) == options
-    with pytest.raises(IllegalAction, match="sells or steals"):
+    with pytest.raises(IllegalActionError, match="sells or steals"):
         hand.apply(0, "bid 4")
     if len(options) > 1:
         hand.apply(0, str(options[1]))
@@ -216,7 +216,7 @@ def test_topic_22_23_the_pitcher_leads_and_the_first_card_sets_trump() -> None:
     hand = stacked_hand(SPADES, dealer=0)
     play_all(hand, "1:pass; 2:bid 2; 3:pass; 0:pass")
     assert hand.player == 2 and hand.trump is None
-    with pytest.raises(IllegalAction, match="may not act"):
+    with pytest.raises(IllegalActionError, match="may not act"):
         hand.apply(1, "play AS")
     hand.apply(2, "play TH")
     assert hand.trump is Suit.HEARTS
@@ -241,7 +241,7 @@ def test_topic_25_follow_suit_when_able() -> None:
     # Spades must be followed, but a trump may always be played (C6).
     assert parse_cards("4S")[0] in legal and parse_cards("5D")[0] not in legal
     assert all(c.suit in (Suit.SPADES, Suit.CLUBS) for c in legal)
-    with pytest.raises(IllegalAction, match="does not follow"):
+    with pytest.raises(IllegalActionError, match="does not follow"):
         hand.apply(2, "play 5D")
 
 
@@ -271,7 +271,7 @@ def test_every_card_dealt_is_played_and_the_hand_ends() -> None:
         hand.apply(hand.player, hand.legal_actions(hand.player)[-1])
     assert len(hand.tricks) == 6 and sum(len(w) for w in hand.won) == 24
     assert hand.to_act == frozenset() and hand.outcome is not None
-    with pytest.raises(IllegalAction, match="over"):
+    with pytest.raises(IllegalActionError, match="over"):
         hand.apply(0, "pass")
 
 
@@ -284,13 +284,13 @@ def test_illegal_actions_say_why_and_change_nothing() -> None:
         (1, "sell", "sells only after"),
         (2, "bid 2", "may not act"),
     ]:
-        with pytest.raises(IllegalAction, match=why):
+        with pytest.raises(IllegalActionError, match=why):
             hand.apply(seat, text)
     assert hand.view(None) == before
     play_all(hand, "1:bid 2; 2:pass; 3:pass; 0:pass")
-    with pytest.raises(IllegalAction, match="play a card"):
+    with pytest.raises(IllegalActionError, match="play a card"):
         hand.apply(1, "pass")
-    with pytest.raises(IllegalAction, match="do not hold"):
+    with pytest.raises(IllegalActionError, match="do not hold"):
         hand.apply(1, "play AH")
 
 

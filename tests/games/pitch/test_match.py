@@ -12,7 +12,7 @@ import pytest
 
 from pitkit import games
 from pitkit.cards import parse_cards
-from pitkit.core import BadOption, read_log, write_log
+from pitkit.core import BadOptionError, read_log, write_log
 from pitkit.games.pitch import (
     GAME,
     Confirm,
@@ -63,7 +63,7 @@ def test_pitch_is_registered() -> None:
     ],
 )
 def test_topics_2_3_tables_the_rules_refuse(players: int, options: list[str], why: str) -> None:
-    with pytest.raises(BadOption, match=why):
+    with pytest.raises(BadOptionError, match=why):
         GAME.new_match(players, options, seed=1)
 
 

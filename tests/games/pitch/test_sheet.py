@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pitkit.cards import Card, Suit
-from pitkit.core import BadOption
+from pitkit.core import BadOptionError
 from pitkit.games.pitch import (
     Confirm,
     GoRound,
@@ -326,7 +326,7 @@ def test_rulings_round_trip_through_json_and_refuse_nonsense() -> None:
 
 
 def test_the_sheet_refuses_tables_the_rules_do_not_allow() -> None:
-    with pytest.raises(BadOption, match="2 to 4"):
+    with pytest.raises(BadOptionError, match="2 to 4"):
         ScoreSheet(TOURNAMENT, 5, 0)
     with pytest.raises(ValueError, match="first dealer"):
         ScoreSheet(Rules(), 3, 3)

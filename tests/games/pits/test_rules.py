@@ -8,7 +8,7 @@ import itertools
 import pytest
 
 from pitkit.cards import Card, parse_cards
-from pitkit.core import IllegalAction
+from pitkit.core import IllegalActionError
 from pitkit.games import pits
 from pitkit.games.pits import (
     Give,
@@ -157,7 +157,7 @@ def test_the_leader_declares_the_type() -> None:
     hand = stacked({0: "7S RJ BJ 3C 4D 6H 8C 9D JH QS"}, dealer=0)
     leads = [str(p) for p in hand.plays() if p.cards == tuple(parse_cards("7S BJ RJ"))]
     assert sorted(leads) == ["play run 7S BJ RJ", "play set 7S BJ RJ"]
-    with pytest.raises(IllegalAction, match="say which"):
+    with pytest.raises(IllegalActionError, match="say which"):
         hand.apply(0, "play 7S RJ BJ")
     hand.apply(0, "play run 7S RJ BJ")
     assert hand.table is not None and hand.table.kind == "run"
@@ -359,7 +359,7 @@ def test_playing_is_never_compulsory_and_turns_go_left() -> None:
 
 def test_the_leader_may_not_pass() -> None:
     hand = stacked({}, dealer=0)
-    with pytest.raises(IllegalAction, match="lead"):
+    with pytest.raises(IllegalActionError, match="lead"):
         hand.apply(0, "pass")
 
 
@@ -454,7 +454,7 @@ def test_the_exchange_before_later_hands() -> None:
     options = hand.legal_actions(2)
     top = max(pits.pits_rank(c) for c in hand.cards[2])
     assert options == [Give(c) for c in hand.cards[2] if pits.pits_rank(c) == top]
-    with pytest.raises(IllegalAction, match="highest"):
+    with pytest.raises(IllegalActionError, match="highest"):
         hand.apply(4, "give 5C")
     hand.apply(4, "give RJ")
     highest = hand.legal_actions(2)
@@ -484,7 +484,7 @@ def test_take_only_an_offered_card() -> None:
     hand = stacked({}, dealer=0, places=[3, 1, 0, 4, 2])
     hand.apply(4, hand.legal_actions(4)[0])
     hand.apply(2, hand.legal_actions(2)[0])
-    with pytest.raises(IllegalAction, match="not one of the cards"):
+    with pytest.raises(IllegalActionError, match="not one of the cards"):
         hand.apply(3, Take(hand.cards[3][0]))
     assert len(hand.legal_actions(3)) == 2
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from pitkit.cards import Card, parse_cards, standard_deck
-from pitkit.core import BadOption, Chance, IllegalAction, Match
+from pitkit.core import BadOptionError, Chance, IllegalActionError, Match
 from pitkit.games import pittypat
 from pitkit.games.pittypat import Draw, MatchCard, Phase, PittyPatHand, Rules
 from tests.games.pittypat.helpers import queue_pile_shuffle, stacked_hand
@@ -30,7 +30,7 @@ def test_two_to_four_players(players: int) -> None:
 
 @pytest.mark.parametrize("players", [1, 5])
 def test_other_numbers_of_players_are_refused(players: int) -> None:
-    with pytest.raises(BadOption, match="2-4 players"):
+    with pytest.raises(BadOptionError, match="2-4 players"):
         GAME.new_match(players, seed=1)
 
 
@@ -108,7 +108,7 @@ def test_must_match_option() -> None:
     # Y2 option must_match: a player who can match must match rather than draw.
     hand = stacked_hand({1: "9H 2C 4D 6S 8H"}, up="9C", rules=Rules(must_match=True))
     assert Draw() not in hand.legal_actions(1)
-    with pytest.raises(IllegalAction, match="must"):
+    with pytest.raises(IllegalActionError, match="must"):
         hand.apply(1, "draw")
 
 
@@ -148,15 +148,15 @@ def test_a_drawn_card_that_does_not_match_ends_the_turn() -> None:
 
 def test_illegal_matches_are_refused_with_a_reason() -> None:
     hand = stacked_hand({1: "9H 2C 4D 6S 8H"}, up="9C")
-    with pytest.raises(IllegalAction, match="do not hold 9D"):
+    with pytest.raises(IllegalActionError, match="do not hold 9D"):
         hand.apply(1, "match 9D 2C")
-    with pytest.raises(IllegalAction, match="does not match"):
+    with pytest.raises(IllegalActionError, match="does not match"):
         hand.apply(1, "match 2C 4D")
-    with pytest.raises(IllegalAction, match="must discard"):
+    with pytest.raises(IllegalActionError, match="must discard"):
         hand.apply(1, "match 9H")
-    with pytest.raises(IllegalAction, match="do not hold QS"):
+    with pytest.raises(IllegalActionError, match="do not hold QS"):
         hand.apply(1, "match 9H QS")
-    with pytest.raises(IllegalAction, match="may not act"):
+    with pytest.raises(IllegalActionError, match="may not act"):
         hand.apply(2, "draw")
     assert hand.cards[1] == parse_cards("9H 2C 4D 6S 8H")
 
@@ -233,7 +233,7 @@ def test_going_out_on_a_match_wins_the_hand() -> None:
     assert hand.outcome is not None and hand.outcome.winners == (1,)
     assert hand.to_act == frozenset()
     assert events[-1].type == "hand_end"
-    with pytest.raises(IllegalAction, match="over"):
+    with pytest.raises(IllegalActionError, match="over"):
         hand.apply(2, "draw")
 
 
@@ -364,11 +364,11 @@ def test_the_deal_passes_to_the_left() -> None:
 
 
 def test_options_reject_bad_values() -> None:
-    with pytest.raises(BadOption):
+    with pytest.raises(BadOptionError):
         Rules.from_options(["scoring=points"])
-    with pytest.raises(BadOption):
+    with pytest.raises(BadOptionError):
         Rules.from_options(["turn_limit=0"])
-    with pytest.raises(BadOption):
+    with pytest.raises(BadOptionError):
         Rules.from_options(["must_match=maybe"])
     assert Rules.from_options(["must_match=on", "pairs-on-table=yes"]) == Rules(
         must_match=True, pairs_on_table=True
