@@ -21,6 +21,7 @@ def test_every_game_is_listed_with_its_roles_schema_and_drawing(server: ServerTh
     assert set(listed) == set(games.names()) and "war" in listed
     for name, entry in listed.items():
         game = games.get(name)
+        assert game.view_type is not None
         assert (entry["heuristic"], entry["opponent"]) == (game.heuristic, game.opponent)
         assert entry["opponent"] in entry["bots"]
         assert entry["view_schema"] == json_schema(game.view_type)
@@ -36,7 +37,9 @@ def test_a_person_plays_war_against_its_bot_with_words_and_a_log(server: ServerT
     created = server.create(game="war", seats=[None, "high"])
     tid = created["table"]["id"]
     token = created["seats"][0]["token"]
-    schema = json_schema(games.get("war").view_type)
+    war = games.get("war").view_type
+    assert war is not None
+    schema = json_schema(war)
 
     async def main() -> TableClient:
         client = TableClient(server.base, tid, token)

@@ -10,9 +10,7 @@ from pitkit.core.views import Card, SeatView, TableView
 
 __all__ = ["PitsMeld", "PitsPhase", "PitsSeat", "PitsView"]
 
-PitsPhase = Literal[
-    "give_highest", "first_takes", "give_concealed", "fourth_takes", "play", "over"
-]
+PitsPhase = Literal["give_highest", "first_takes", "give_concealed", "fourth_takes", "play", "over"]
 """The exchange (P8): ``give_highest`` (4th and 5th give their highest card,
 face up), ``first_takes`` (1st takes one, 2nd gets the other),
 ``give_concealed`` (1st and 2nd give any card, face down), ``fourth_takes``
@@ -51,7 +49,7 @@ class PitsView(TableView):
     exchange; None in the first hand."""
     players: list[PitsSeat]
     table: PitsMeld | None
-    """The meld to beat; None when the leader is to lead."""
+    """The meld to beat; None when the leader is to lead, and in the exchange."""
     offered: dict[str, Card]
     """The exchange's face-up cards, by the seat (as text) that gave them."""
     played: list[Card]
