@@ -519,5 +519,3 @@ def arena_command(
     path = json_path or Path(f"arena-{game.name}.json")
     report.save(path)
     console.print(f"Results saved to {escape(str(path))}.")
-
-
