@@ -18,6 +18,7 @@ from pitkit import games
 from pitkit.bots import RandomBot
 from pitkit.core import BadOptionError, IllegalActionError, Match, read_log, write_log
 from pitkit.core.game import Game
+from tests.games.words import worded
 
 GAMES = games.names()
 MAX_DECISIONS = 50_000
@@ -211,3 +212,29 @@ def test_rules_options_are_documented_and_parse(name: str) -> None:
     with pytest.raises(BadOptionError, match="unknown option"):
         game.rules.from_options(["no_such_option=1"])
     assert typing.get_type_hints(game.rules)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@PROPERTY
+@given(data=st.data())
+def test_every_event_has_words_for_every_reader(name: str, data: st.DataObject) -> None:
+    # The game's own words (`Game.describe`): never a seat by number, and an
+    # action opens with its actor, "You" for the reader.
+    match, rng = random_match(data, games.get(name))
+    for _ in range(MAX_DECISIONS):
+        if match.is_over:
+            break
+        step(match, rng)
+    assert "action" in worded(match)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_roles_name_bots_of_the_game(name: str) -> None:
+    game = games.get(name)
+    assert game.opponent in {*game.bots, "random"}
+    assert game.heuristic is None or game.heuristic in game.bots
+    if game.heuristic is not None:
+        bot = game.bots[game.heuristic].make(1)
+        match = game.new_match(seed=1)
+        seat = min(match.to_act)
+        assert bot.choose(match, seat) in match.legal_actions(seat)

@@ -13,6 +13,7 @@ from pitkit.core.narrate import Narrator
 from pitkit.games.pit import GAME, describe
 from pitkit.play import play_match
 from tests.games.pit.helpers import stacked_match
+from tests.games.words import worded
 
 NAMES = ("Ada", "Bix", "Cy", "Dee", "Eve", "Fay", "Gus")
 SEAT_NUMBER = re.compile(r"seat \d")
@@ -36,36 +37,10 @@ def test_every_event_of_a_match_reads_with_names(
     seed: int, bot: str, rules: list[str] | None
 ) -> None:
     match = played_match(seed, bot, rules)
-    kinds = set()
-    for reader in [*range(match.players), None]:
-        say = Narrator.named(NAMES[: match.players], reader=reader)
-        for event in match.log:
-            seen = event.seen_by(reader)
-            text = describe(seen, say)
-            assert text is None or (isinstance(text, str) and text), event
-            if text is None:
-                continue
-            kinds.add(event.type)
-            assert not SEAT_NUMBER.search(text.lower()), text
-            if event.type == "action":
-                who = "You " if seen["seat"] == reader else f"{NAMES[seen['seat']]} "
-                assert text.startswith(who), text
-            if event.type == "trade":
-                buyer = seen["buyer"]
-                assert text.startswith("You take" if buyer == reader else NAMES[buyer]), text
-                assert ("You receive" in text) == (reader in (buyer, seen["seller"])), text
+    kinds = worded(match)
     assert {"deal", "open", "action", "trade"} <= kinds
     if bot == "sensible":
         assert "corner" in kinds
-
-
-def test_match_events_are_left_to_the_match() -> None:
-    match = played_match(4, "sensible")
-    ends = [e.seen_by(0) for e in match.log if e.type in ("scores", "match_over")]
-    assert ends
-    for seen in ends:
-        assert describe(seen, ADA) is None
-        assert GAME.narrate(seen, ADA)
 
 
 def test_offers_read_you_for_the_offerer_and_a_count_for_the_others() -> None:

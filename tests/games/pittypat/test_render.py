@@ -11,6 +11,7 @@ from pitkit import bots
 from pitkit.core.match import Match
 from pitkit.core.narrate import Narrator
 from pitkit.games.pittypat import GAME, describe
+from tests.games.words import worded
 
 NAMES = ("Ada", "Bix", "Cy", "Dee")
 SEAT_NUMBER = re.compile(r"seat \d")
@@ -31,30 +32,8 @@ def random_match(seed: int, players: int = 3) -> Match[Any, Any]:
 @pytest.mark.parametrize(("seed", "players"), [(1, 3), (2, 4), (3, 2)])
 def test_every_event_of_a_random_match_reads_with_names(seed: int, players: int) -> None:
     match = random_match(seed, players)
-    kinds = set()
-    for reader in [*range(players), None]:
-        say = Narrator.named(NAMES[:players], reader=reader)
-        for event in match.log:
-            seen = event.seen_by(reader)
-            text = describe(seen, say)
-            assert text is None or (isinstance(text, str) and text), event
-            if text is None:
-                continue
-            kinds.add(event.type)
-            assert not SEAT_NUMBER.search(text.lower()), text
-            if event.type in ("action", "turned"):
-                seat = seen["seat"]
-                assert text.startswith("You " if seat == reader else f"{NAMES[seat]} "), text
+    kinds = worded(match)
     assert {"deal", "action", "turned", "hand_end"} <= kinds
-
-
-def test_match_events_are_left_to_the_match() -> None:
-    match = random_match(4)
-    ends = [e.seen_by(0) for e in match.log if e.type in ("scores", "match_over")]
-    assert ends
-    for seen in ends:
-        assert describe(seen, ADA) is None
-        assert GAME.narrate(seen, ADA), "core's match_event_text tells it"
 
 
 def test_the_reader_draws_and_the_others_draw_by_name() -> None:
