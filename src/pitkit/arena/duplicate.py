@@ -33,31 +33,17 @@ class DuplicateChance(Chance):
         super().__init__(seed)
         self._counts: dict[tuple[str, int], int] = {}
 
-    def _stream(self, kind: str, n: int) -> None:
+    def stream(self, kind: str, n: int) -> random.Random:
+        """The k-th outcome of this kind over `n` items: its own stream."""
         k = self._counts.get((kind, n), 0)
         self._counts[(kind, n)] = k + 1
         # A text seed is hashed with SHA-512: the same stream on every run and platform.
-        self._rng = random.Random(f"{self.seed}/{kind}/{n}/{k}")
+        return random.Random(f"{self.seed}/{kind}/{n}/{k}")
 
-    def shuffle(self, items: Sequence[T]) -> list[T]:
-        """A shuffled copy of `items`, from this shuffle's own stream."""
-        self._stream("shuffle", len(items))
-        return super().shuffle(items)
-
-    def pick(self, n: int) -> int:
-        """A number from 0 to n - 1, from this pick's own stream."""
-        self._stream("pick", n)
-        return super().pick(n)
-
-    def clone(self, sink: list[Event] | None) -> Chance:
+    def clone(self, sink: list[Event] | None) -> DuplicateChance:
         """A copy that will give the same outcomes, recording to `sink`."""
-        copy = DuplicateChance(0)
-        copy.seed = self.seed
-        copy._rng.setstate(self._rng.getstate())
-        copy._recorded = self._recorded
-        copy._next_recorded = self._next_recorded
+        copy = super().clone(sink)
         copy._counts = dict(self._counts)
-        copy.sink = sink
         return copy
 
 

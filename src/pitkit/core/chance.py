@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from typing import Self, TypeVar
 
 from pitkit.core.events import Event
 
@@ -46,7 +46,7 @@ class Chance:
         """A shuffled copy of `items`."""
         n = len(items)
         order = list(range(n))
-        self._rng.shuffle(order)
+        self.stream("shuffle", n).shuffle(order)
         recorded = self._take("shuffle")
         if recorded is not None:
             order = list(recorded.secret["order"])
@@ -58,7 +58,7 @@ class Chance:
 
     def pick(self, n: int) -> int:
         """A public random number from 0 to n - 1 (e.g. who deals first)."""
-        value = self._rng.randrange(n)
+        value = self.stream("pick", n).randrange(n)
         recorded = self._take("pick")
         if recorded is not None:
             value = int(recorded.public["value"])
@@ -76,14 +76,19 @@ class Chance:
             self._recorded = []
         self._recorded.append(Event("shuffle", {"size": len(order)}, secret={"order": list(order)}))
 
-    def clone(self, sink: list[Event] | None) -> Chance:
+    def stream(self, kind: str, n: int) -> random.Random:
+        """Where the next outcome comes from: a ``"shuffle"`` of `n` items or
+        a ``"pick"`` from `n`. Here the seed's one stream; a subclass may give
+        each outcome a stream of its own (the arena's `DuplicateChance`)."""
+        return self._rng
+
+    def clone(self, sink: list[Event] | None) -> Self:
         """A copy that will give the same outcomes as this one, recording to `sink`."""
-        copy = Chance.__new__(Chance)
-        copy.seed = self.seed
+        copy = type(self).__new__(type(self))
+        # The record is shared: it never changes, and each copy keeps its own place in it.
+        copy.__dict__.update(self.__dict__)
         copy._rng = random.Random(0)  # replaced at once by the copied state
         copy._rng.setstate(self._rng.getstate())
-        copy._recorded = self._recorded
-        copy._next_recorded = self._next_recorded
         copy.sink = sink
         return copy
 
