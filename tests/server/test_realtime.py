@@ -1,0 +1,56 @@
+"""Real-time tables (Pit) run on `pitkit.play`: the sorting period (T3)
+holds for people and bots alike when bots play at a person's pace."""
+
+from __future__ import annotations
+
+import time
+
+from pitkit.server.client import TableClient
+from tests.server.conftest import ServerThread, run
+
+SORTING = 2
+
+
+def test_nobody_opens_the_pit_during_the_sorting_period(server: ServerThread) -> None:
+    dealt_by: set[str] = set()
+    for _ in range(12):  # until both a person and a bot have dealt
+        created = server.create(
+            game="pit",
+            players=3,
+            seats=[None, "sensible", "sensible"],
+            rules={"sorting_seconds": SORTING, "hand_limit": 1},
+            settings={"bot_delay": 0.05},
+        )
+        tid, token = created["table"]["id"], created["seats"][0]["token"]
+
+        async def main() -> tuple[int, float, str | None]:
+            client = TableClient(server.base, tid, token)
+            await client.connect(name="Ann")
+            sync = await client.recv_type("sync")
+            dealt = time.monotonic()
+            dealer = int(sync["view"]["dealer"])
+            refusal = None
+            if dealer == 0:
+                # The person deals: an opening at once is refused, with the reason.
+                await client.send({"type": "act", "action": "open", "version": client.version})
+                refusal = (await client.recv_type("error"))["reason"]
+                await client.send({"type": "act", "action": "open", "version": client.version})
+                while (await client.recv())["type"] == "error":
+                    await client.send({"type": "act", "action": "open", "version": client.version})
+            else:
+                while True:
+                    update = await client.recv_type("update", timeout=SORTING + 10)
+                    if any(e["type"] == "open" for e in update["events"]):
+                        break
+            opened = time.monotonic() - dealt
+            await client.close()
+            return dealer, opened, refusal
+
+        dealer, opened, refusal = run(main())
+        assert opened >= SORTING - 0.2, (dealer, opened)
+        if dealer == 0:
+            assert refusal is not None and "sorting period" in refusal
+        dealt_by.add("person" if dealer == 0 else "bot")
+        if len(dealt_by) == 2:
+            return
+    raise AssertionError(f"in twelve tables only a {dealt_by.pop()} dealt")
