@@ -21,6 +21,13 @@ lint: $(VENV)/.dev
 	$(BIN)/ruff check src tests benchmarks hatch_build.py
 	$(BIN)/ruff format --check src tests benchmarks hatch_build.py
 	$(BIN)/mypy
+	node_modules/.bin/tsc -p tsconfig.json
+
+# The browser code's type checker (TypeScript, pinned in package.json and package-lock.json).
+lint: node_modules/.bin/tsc
+node_modules/.bin/tsc: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
 
 # The browser tests (tests/browser) drive the OS's Chromium, never a downloaded one:
 # install Debian's when it is missing (CI runs as root; elsewhere sudo asks).

@@ -1,30 +1,46 @@
+// @ts-check
 // The WebSocket to a table (docs/protocol.md): says hello, reconnects by itself with
 // growing pauses, and notices a dead connection by pinging, since a socket can die
 // without ever closing (a laptop lid, a Wi-Fi switch).
 
 // Close codes after which trying again cannot help.
+/** @type {Record<number, string>} */
 const FINAL = {
   4404: 'There is no such table.',
   4003: 'The host gave your seat to someone else.',
   1008: 'The server closed the connection: too many messages.',
 };
 
+/**
+ * What the socket tells its owner. hello(): the hello message to send (it holds the
+ * last version seen); message(m): each message from the server; state(name, detail):
+ * 'connecting' (detail: the attempt), 'open', 'down' (retrying, detail: seconds until
+ * the next try) or 'final' (detail: why).
+ * @typedef {{
+ *   hello: () => Record<string, unknown>,
+ *   message: (message: any) => void,
+ *   state: (state: 'connecting' | 'open' | 'down' | 'final', detail?: number | string) => void,
+ * }} SocketHooks
+ */
+
 export class TableSocket {
   /**
    * @param {string} tableId
-   * @param {object} hooks  hello(): the hello message to send (it holds the last version seen);
-   *   message(m): each message from the server; state(name, detail): 'connecting', 'open',
-   *   'down' (retrying, detail: seconds until the next try) or 'final' (detail: why).
+   * @param {SocketHooks} hooks
    */
   constructor(tableId, hooks) {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     this.url = `${scheme}://${location.host}/ws/tables/${encodeURIComponent(tableId)}`;
     this.hooks = hooks;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.attempt = 0;
     this.stopped = false;
-    this.retryTimer = null;
-    this.pingTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.retryTimer = undefined;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pingTimer = undefined;
+    /** @type {number | null} */
     this.pongDue = null;
     window.addEventListener('online', () => this.retryNow());
     document.addEventListener('visibilitychange', () => {
@@ -99,6 +115,7 @@ export class TableSocket {
     this.ws = null;
   }
 
+  /** @param {Record<string, unknown>} message */
   send(message) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(message));
@@ -126,7 +143,7 @@ export class TableSocket {
 
   stopPings() {
     clearInterval(this.pingTimer);
-    this.pingTimer = null;
+    this.pingTimer = undefined;
     this.pongDue = null;
   }
 }

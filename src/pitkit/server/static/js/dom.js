@@ -1,6 +1,27 @@
+// @ts-check
 // Small DOM helpers, so that the pages need no framework and no build step.
 
-/** An element: h('button', {class: 'act', onclick: f}, 'Pass'). Null children are skipped. */
+/**
+ * What `h` and `s` take as children: nodes, text, numbers, nested lists; null,
+ * undefined and false are skipped.
+ * @typedef {Node | string | number | boolean | null | undefined | Children} Child
+ */
+/** @typedef {Array<Child>} Children */
+
+/**
+ * Attributes: `class`, `dataset` (an object), `style` (text or an object),
+ * `on...` handlers (set as properties), true (present), null/false (absent).
+ * @typedef {Record<string, unknown>} Attrs
+ */
+
+/**
+ * An element: h('button', {class: 'act', onclick: f}, 'Pass').
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs | null} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   setAttrs(el, attrs);
@@ -8,35 +29,53 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
-/** An SVG element (they need their own namespace). */
+/**
+ * An SVG element (they need their own namespace).
+ * @param {string} tag
+ * @param {Attrs | null} [attrs]
+ * @param {...Child} children
+ * @returns {SVGElement}
+ */
 export function s(tag, attrs, ...children) {
-  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  const el = /** @type {SVGElement} */ (document.createElementNS('http://www.w3.org/2000/svg', tag));
   setAttrs(el, attrs);
   append(el, children);
   return el;
 }
 
+/**
+ * @param {HTMLElement | SVGElement} el
+ * @param {Attrs | null | undefined} attrs
+ */
 function setAttrs(el, attrs) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value == null || value === false) continue;
-    if (key === 'class') el.setAttribute('class', value);
+    if (key === 'class') el.setAttribute('class', String(value));
     else if (key === 'dataset') Object.assign(el.dataset, value);
     else if (key === 'style' && typeof value === 'object') Object.assign(el.style, value);
     // Handlers are properties (not listeners) so that `morph` can carry them over.
-    else if (key.startsWith('on') && typeof value === 'function') el[key.toLowerCase()] = value;
-    else if (value === true) el.setAttribute(key, '');
+    else if (key.startsWith('on') && typeof value === 'function') {
+      /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (el))[key.toLowerCase()] = value;
+    } else if (value === true) el.setAttribute(key, '');
     else el.setAttribute(key, String(value));
   }
 }
 
+/**
+ * @param {Element} el
+ * @param {Child[]} children
+ */
 function append(el, children) {
-  for (const child of children.flat(Infinity)) {
-    if (child == null || child === false) continue;
-    el.append(child instanceof Node ? child : String(child));
+  for (const child of children) {
+    if (Array.isArray(child)) append(el, child);
+    else if (child != null && child !== false && child !== true) el.append(child instanceof Node ? child : String(child));
   }
 }
 
 const HANDLERS = ['onclick', 'onchange', 'oninput', 'onkeydown'];
+
+/** Elements `morph` leaves alone: their owner fills them later (an answer from the server). */
+export const unmorphed = new WeakSet();
 
 /**
  * Make `live`'s children look like `fresh`'s, changing only what differs.
@@ -45,36 +84,54 @@ const HANDLERS = ['onclick', 'onchange', 'oninput', 'onkeydown'];
  * pointing at a card. Replacing the nodes would lose a click whose mousedown and
  * mouseup land on different nodes, and the keyboard focus; patching keeps them.
  * Children pair up by position, or by `data-key` where a list is keyed.
+ * @param {Node} live
+ * @param {Node} fresh
  */
 export function morph(live, fresh) {
   const wanted = [...fresh.childNodes];
   wanted.forEach((want, i) => {
     const have = live.childNodes[i];
-    if (!have) live.append(want);
+    if (!have) live.appendChild(want);
     else if (!sameKind(have, want)) live.replaceChild(want, have);
     else patch(have, want);
   });
-  while (live.childNodes.length > wanted.length) live.lastChild.remove();
+  while (live.childNodes.length > wanted.length && live.lastChild) live.removeChild(live.lastChild);
 }
 
+/**
+ * @param {Node} a
+ * @param {Node} b
+ */
 function sameKind(a, b) {
   if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
-  return a.nodeType !== 1 || (a.getAttribute('data-key') || '') === (b.getAttribute('data-key') || '');
+  if (!(a instanceof Element) || !(b instanceof Element)) return true;
+  return (a.getAttribute('data-key') || '') === (b.getAttribute('data-key') || '');
 }
 
+/**
+ * @param {Node} have
+ * @param {Node} want
+ */
 function patch(have, want) {
-  if (have.nodeType !== 1) {
+  if (!(have instanceof Element) || !(want instanceof Element)) {
     if (have.nodeValue !== want.nodeValue) have.nodeValue = want.nodeValue;
     return;
   }
-  if (have.noMorph) return; // filled later by its owner (an answer from the server)
+  if (unmorphed.has(have)) return;
   for (const {name} of [...have.attributes]) if (!want.hasAttribute(name)) have.removeAttribute(name);
   for (const {name, value} of want.attributes) if (have.getAttribute(name) !== value) have.setAttribute(name, value);
-  for (const key of HANDLERS) if (have[key] !== want[key]) have[key] = want[key];
+  const from = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (want));
+  const to = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (have));
+  for (const key of HANDLERS) if (to[key] !== from[key]) to[key] = from[key];
   morph(have, want);
 }
 
-/** A short message in the corner (text or nodes); errors stay longer and are announced at once. */
+/**
+ * A short message in the corner (text or nodes); errors stay longer and are announced at once.
+ * @param {Child} text
+ * @param {'error' | 'info'} [kind]
+ * @param {number} [ms]
+ */
 export function toast(text, kind = 'error', ms = kind === 'error' ? 6000 : 3000) {
   let box = document.getElementById('toasts');
   if (!box) {
@@ -84,13 +141,17 @@ export function toast(text, kind = 'error', ms = kind === 'error' ? 6000 : 3000)
   const item = h('div', {class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status'}, text);
   item.addEventListener('click', () => item.remove());
   box.append(item);
-  while (box.children.length > 4) box.firstElementChild.remove();
+  while (box.children.length > 4) box.firstElementChild?.remove();
   setTimeout(() => item.remove(), ms);
   return item;
 }
 
-/** Copy text to the clipboard. The Clipboard API needs a secure origin, which a page
- *  opened at http://192.168.x.y is not, so fall back to selecting a text field. */
+/**
+ * Copy text to the clipboard. The Clipboard API needs a secure origin, which a page
+ * opened at http://192.168.x.y is not, so fall back to selecting a text field.
+ * @param {string} text
+ * @returns {Promise<boolean>}
+ */
 export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
@@ -107,19 +168,64 @@ export async function copyText(text) {
   }
 }
 
-/** "1 card", "3 cards". */
+/**
+ * "1 card", "3 cards".
+ * @param {number} n
+ * @param {string} word
+ * @param {string} [many]
+ */
 export function plural(n, word, many = word + 's') {
   return `${n} ${n === 1 ? word : many}`;
 }
 
-/** "1st", "2nd", ... */
+/**
+ * "1st", "2nd", ...
+ * @param {number} n
+ */
 export function ordinal(n) {
-  const tail = n % 100 >= 11 && n % 100 <= 13 ? 'th' : {1: 'st', 2: 'nd', 3: 'rd'}[n % 10] || 'th';
+  /** @type {Record<number, string>} */
+  const tails = {1: 'st', 2: 'nd', 3: 'rd'};
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? 'th' : tails[n % 10] || 'th';
   return `${n}${tail}`;
 }
 
-/** JSON over HTTP; a refusal throws an Error carrying the server's reason. */
+/**
+ * A text with a capital first letter.
+ * @param {string} text
+ */
+export function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * A text as a sentence: a capital first letter and a full stop.
+ * @param {string} text
+ */
+export function sentence(text) {
+  text = String(text);
+  return capital(text) + (/[.!?]$/.test(text) ? '' : '.');
+}
+
+/** An HTTP refusal, with the server's reason as its message. */
+export class ApiError extends Error {
+  /**
+   * @param {string} message
+   * @param {number} status
+   */
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * JSON over HTTP; a refusal throws an ApiError carrying the server's reason.
+ * @param {string} path
+ * @param {{method?: string, body?: unknown, token?: string | null}} [options]
+ * @returns {Promise<any>}
+ */
 export async function api(path, {method = 'GET', body, token} = {}) {
+  /** @type {Record<string, string>} */
   const headers = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
@@ -129,9 +235,15 @@ export async function api(path, {method = 'GET', body, token} = {}) {
     const detail = data.detail;
     const reason = typeof detail === 'string' ? detail
       : Array.isArray(detail) ? detail.map((d) => d.msg).join('; ') : response.statusText;
-    const error = new Error(reason || `HTTP ${response.status}`);
-    error.status = response.status;
-    throw error;
+    throw new ApiError(reason || `HTTP ${response.status}`, response.status);
   }
   return data;
+}
+
+/**
+ * The message of anything thrown.
+ * @param {unknown} error
+ */
+export function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
 }

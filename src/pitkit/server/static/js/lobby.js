@@ -1,28 +1,51 @@
+// @ts-check
 // The lobby: create a table (game, seats, rule options) and list the tables to play
 // at or watch. Creating a table stores its tokens in this browser (js/store.js) and
 // goes to your seat.
-import {api, h, plural, toast} from './dom.js';
+import {api, errorText, h, plural, toast} from './dom.js';
 import * as store from './store.js';
 
-// The bot a new seat gets: a good one that answers at once (tree search is slow).
-const PREFERRED_BOTS = {'pitty-pat': 'sensible', pits: 'heuristic', 'ace-pit': 'greedy', pitch: 'lookahead', pit: 'sensible'};
+/** @typedef {import('./games/contract.js').GameInfo} GameInfo */
+/** @typedef {import('./games/contract.js').TableInfo} TableInfo */
+/** @typedef {import('./games/contract.js').SeatInfo} SeatInfo */
+
+/** @type {Record<string, string>} */
 const STATUS = {waiting: 'waiting for players', playing: 'playing', over: 'over', broken: 'broken'};
 
+/** @type {GameInfo[]} */
 let games = [];
 let filter = '';
 
-function game() {
-  const chosen = document.querySelector('input[name="game"]:checked');
-  return games.find((g) => g.name === (chosen ? chosen.value : '')) || games[0];
+/**
+ * The element with this id (the page has it).
+ * @param {string} id
+ */
+function byId(id) {
+  return /** @type {HTMLElement} */ (document.getElementById(id));
 }
 
+/** @param {string} id */
+const selectEl = (id) => /** @type {HTMLSelectElement} */ (byId(id));
+/** @param {string} id */
+const inputEl = (id) => /** @type {HTMLInputElement} */ (byId(id));
+
+/** The game chosen. */
+function game() {
+  const chosen = document.querySelector('input[name="game"]:checked');
+  return games.find((g) => g.name === (chosen instanceof HTMLInputElement ? chosen.value : '')) || games[0];
+}
+
+/**
+ * The bot a new seat gets: the game's own choice (a good one that answers at once).
+ * @param {GameInfo} g
+ */
 function defaultBot(g) {
   const names = Object.keys(g.bots);
-  return names.includes(PREFERRED_BOTS[g.name]) ? PREFERRED_BOTS[g.name] : names[names.length - 1];
+  return names.includes(g.opponent) ? g.opponent : names[names.length - 1];
 }
 
 function drawGames() {
-  const box = document.getElementById('games');
+  const box = byId('games');
   box.replaceChildren(h('legend', {class: 'sr-only'}, 'Game'), ...games.map((g, i) => h('div', {class: 'game-choice'},
     h('input', {type: 'radio', name: 'game', id: `game-${g.name}`, value: g.name, checked: i === 0,
       onchange: () => drawForm(true)}),
@@ -33,9 +56,10 @@ function drawGames() {
       h('span', {class: 'g-summary'}, g.summary)))));
 }
 
+/** @param {boolean} [newGame] */
 function drawForm(newGame = false) {
   const g = game();
-  const players = document.getElementById('players');
+  const players = selectEl('players');
   const current = newGame ? g.default_players : Number(players.value) || g.default_players;
   players.replaceChildren();
   for (let n = g.min_players; n <= g.max_players; n++) {
@@ -49,8 +73,8 @@ function drawForm(newGame = false) {
 
 function drawSeats() {
   const g = game();
-  const n = Number(document.getElementById('players').value);
-  const list = document.getElementById('seats');
+  const n = Number(selectEl('players').value);
+  const list = byId('seats');
   const before = [...list.querySelectorAll('select')].map((s) => s.value);
   list.replaceChildren(h('li', {}, h('span', {class: 'seat-label'}, 'Seat 1'), h('strong', {}, 'You')));
   for (let i = 1; i < n; i++) {
@@ -69,14 +93,14 @@ function drawSeats() {
 
 function drawRules() {
   const g = game();
-  const box = document.getElementById('rules');
+  const box = byId('rules');
   box.replaceChildren(...g.rules.map((o) => {
     const id = `rule-${o.name}`;
     let input;
     if (o.type === 'bool') {
       input = h('input', {type: 'checkbox', id, checked: !!o.default});
     } else if (o.choices.length) {
-      input = h('select', {id}, o.choices.map((c) => h('option', {value: c, selected: c === o.default}, c)));
+      input = h('select', {id}, o.choices.map((c) => h('option', {value: String(c), selected: c === o.default}, String(c))));
     } else if (o.type === 'int') {
       input = h('input', {type: 'number', id, value: o.default, step: 1});
     } else {
@@ -90,37 +114,43 @@ function drawRules() {
       h('span', {class: 'doc', id: `${id}-doc`}, o.doc));
   }));
   for (const input of box.querySelectorAll('[data-rule]')) input.setAttribute('aria-describedby', `${input.id}-doc`);
-  document.getElementById('rules-box').querySelector('summary').textContent = `Rule options (${g.rules.length}, each explained)`;
+  const summary = byId('rules-box').querySelector('summary');
+  if (summary) summary.textContent = `Rule options (${g.rules.length}, each explained)`;
 }
 
 /** Only the options changed from their defaults, as JSON values the server reads. */
 function chosenRules() {
+  /** @type {Record<string, unknown>} */
   const rules = {};
-  for (const input of document.querySelectorAll('#rules [data-rule]')) {
-    const fallback = JSON.parse(input.dataset.default);
+  for (const input of /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ (document.querySelectorAll('#rules [data-rule]'))) {
+    const {default: stored = 'null', type = '', rule = ''} = input.dataset;
+    const fallback = JSON.parse(stored);
+    /** @type {unknown} */
     let value;
-    if (input.type === 'checkbox') value = input.checked;
-    else if (input.dataset.type === 'int') value = input.value === '' ? fallback : Number(input.value);
-    else if (input.dataset.type.includes('none') && input.value.trim() === '') value = null;
+    if (input instanceof HTMLInputElement && input.type === 'checkbox') value = input.checked;
+    else if (type === 'int') value = input.value === '' ? fallback : Number(input.value);
+    else if (type.includes('none') && input.value.trim() === '') value = null;
     else value = input.value.trim();
-    if (input.dataset.type.startsWith('int') && typeof value === 'string' && /^-?\d+$/.test(value)) value = Number(value);
-    if (JSON.stringify(value) !== JSON.stringify(fallback)) rules[input.dataset.rule] = value;
+    if (type.startsWith('int') && typeof value === 'string' && /^-?\d+$/.test(value)) value = Number(value);
+    if (JSON.stringify(value) !== JSON.stringify(fallback)) rules[rule] = value;
   }
   return rules;
 }
 
+/** @param {SubmitEvent} event */
 async function create(event) {
   event.preventDefault();
   const g = game();
-  const error = document.getElementById('create-error');
+  const error = byId('create-error');
   error.hidden = true;
-  const n = Number(document.getElementById('players').value);
+  const n = Number(selectEl('players').value);
+  /** @type {(string | null)[]} */
   const seats = [null];
   for (let i = 1; i < n; i++) {
-    const value = document.getElementById(`seat-${i}`).value;
+    const value = selectEl(`seat-${i}`).value;
     seats.push(value === 'open' ? null : value);
   }
-  const name = document.getElementById('name').value.trim();
+  const name = inputEl('name').value.trim();
   if (name) store.setPlayerName(name);
   const body = {
     game: g.name,
@@ -128,39 +158,44 @@ async function create(event) {
     seats,
     rules: chosenRules(),
     settings: {
-      bot_delay: Number(document.getElementById('speed').value),
-      listed: document.getElementById('listed').checked,
+      bot_delay: Number(selectEl('speed').value),
+      listed: inputEl('listed').checked,
     },
   };
-  const button = document.getElementById('create-button');
+  const button = /** @type {HTMLButtonElement} */ (byId('create-button'));
   button.disabled = true;
   try {
+    /** @type {{table: TableInfo, host_token: string, seats: {seat: number, token: string, invite: string}[]}} */
     const created = await api('/api/tables', {method: 'POST', body});
     const mine = created.seats.find((s) => s.seat === 0);
+    if (!mine) throw new Error('the server kept no seat for you');
+    /** @type {Record<string, string>} */
     const invites = {};
     for (const s of created.seats) if (s.seat !== 0) invites[s.seat] = s.invite.replace(/^https?:\/\/[^/]+/, location.origin);
     store.updateTable(created.table.id, {host: created.host_token, token: mine.token, invites, game: g.name});
     location.href = `/t/${created.table.id}#token=${encodeURIComponent(mine.token)}`;
   } catch (e) {
-    error.textContent = `The table was not created: ${e.message}`;
+    error.textContent = `The table was not created: ${errorText(e)}`;
     error.hidden = false;
     button.disabled = false;
   }
 }
 
+/** @param {SeatInfo} seat */
 function seatText(seat) {
-  if (seat.kind === 'bot') return `${seat.bot} bot`;
+  if (seat.kind === 'bot') return `${seat.label || seat.bot} (${seat.bot} bot)`;
   if (seat.kind === 'open') return 'open seat';
   return seat.name + (seat.away ? ' (away)' : '');
 }
 
 async function drawTables() {
-  const list = document.getElementById('tables');
+  const list = byId('tables');
+  /** @type {TableInfo[]} */
   let tables;
   try {
     tables = await api('/api/tables');
   } catch (e) {
-    list.replaceChildren(h('li', {}, `Could not load the tables: ${e.message}`));
+    list.replaceChildren(h('li', {}, `Could not load the tables: ${errorText(e)}`));
     return;
   }
   const mine = store.myTables();
@@ -190,19 +225,19 @@ async function drawTables() {
 }
 
 async function start() {
-  document.getElementById('name').value = store.playerName();
+  inputEl('name').value = store.playerName();
   try {
     games = await api('/api/games');
   } catch (e) {
-    toast(`Could not load the games: ${e.message}`);
+    toast(`Could not load the games: ${errorText(e)}`);
     return;
   }
   drawGames();
   drawForm();
-  document.getElementById('create').addEventListener('submit', create);
-  for (const button of document.querySelectorAll('[data-filter]')) {
+  byId('create').addEventListener('submit', create);
+  for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('[data-filter]'))) {
     button.addEventListener('click', () => {
-      filter = button.dataset.filter;
+      filter = button.dataset.filter || '';
       for (const b of document.querySelectorAll('[data-filter]')) b.setAttribute('aria-pressed', String(b === button));
       drawTables();
     });

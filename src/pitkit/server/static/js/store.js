@@ -1,17 +1,33 @@
+// @ts-check
 // What the browser remembers between visits: the player's name, and for each table
 // the seat token (so reloading keeps the seat) and the host token (to start it).
 // Tokens are secrets: they live only here and in the page's own address.
 
 const KEY = 'pitkit.v1';
 
+/**
+ * What this browser keeps of a table: the seat token, the host token, the
+ * invitation links by seat, the game, when it was last seen.
+ * @typedef {{token?: string, host?: string, invites?: Record<string, string>, game?: string, seen?: number}} TableRecord
+ */
+
+/**
+ * Everything stored: the player's name, tables by id, score sheets by "table/match".
+ * @typedef {{name?: string, tables?: Record<string, TableRecord>, sheets?: Record<string, Sheet>}} Stored
+ */
+
+/** Scores after each hand, by hand number. @typedef {Record<number, number[]>} Sheet */
+
+/** @returns {Stored} */
 function load() {
   try {
-    return JSON.parse(localStorage.getItem(KEY)) || {};
+    return JSON.parse(localStorage.getItem(KEY) || '{}') || {};
   } catch {
     return {};
   }
 }
 
+/** @param {Stored} data */
 function save(data) {
   try {
     localStorage.setItem(KEY, JSON.stringify(data));
@@ -24,29 +40,40 @@ export function playerName() {
   return load().name || '';
 }
 
+/** @param {string} name */
 export function setPlayerName(name) {
   const data = load();
   data.name = name;
   save(data);
 }
 
-/** The table's record: {token, host, invites: {seat: url}, game, created}. */
+/**
+ * The table's record, if this browser has one.
+ * @param {string} id
+ * @returns {TableRecord | null}
+ */
 export function tableRecord(id) {
   return (load().tables || {})[id] || null;
 }
 
+/**
+ * @param {string} id
+ * @param {TableRecord} change
+ */
 export function updateTable(id, change) {
   const data = load();
-  data.tables = data.tables || {};
-  const record = {...(data.tables[id] || {}), ...change, seen: Date.now()};
-  data.tables[id] = record;
+  /** @type {Record<string, TableRecord>} */
+  const tables = data.tables = data.tables || {};
+  const record = {...(tables[id] || {}), ...change, seen: Date.now()};
+  tables[id] = record;
   // Keep the newest 50 tables: old tokens are useless once their tables are gone.
-  const ids = Object.keys(data.tables).sort((a, b) => data.tables[b].seen - data.tables[a].seen);
-  for (const old of ids.slice(50)) delete data.tables[old];
+  const ids = Object.keys(tables).sort((a, b) => (tables[b].seen || 0) - (tables[a].seen || 0));
+  for (const old of ids.slice(50)) delete tables[old];
   save(data);
   return record;
 }
 
+/** @param {string} id */
 export function forgetSeat(id) {
   const data = load();
   if (data.tables && data.tables[id]) {
@@ -59,11 +86,21 @@ export function myTables() {
   return load().tables || {};
 }
 
-/** Per-hand scores of a match, as the page saw them (the server's view holds only totals). */
+/**
+ * Per-hand scores of a match, as the page saw them (the server's view holds only totals).
+ * @param {string} id
+ * @param {number} match
+ * @returns {Sheet}
+ */
 export function sheet(id, match) {
   return ((load().sheets || {})[`${id}/${match}`]) || {};
 }
 
+/**
+ * @param {string} id
+ * @param {number} match
+ * @param {Sheet} rows
+ */
 export function saveSheet(id, match, rows) {
   const data = load();
   data.sheets = data.sheets || {};

@@ -1,20 +1,41 @@
+// @ts-check
 // Helpers the game modules share.
 import {h} from '../dom.js';
 import {cardEl, RANK_NAMES} from '../cards.js';
 
-/** "sevens", "sixes", "aces". */
+/** @typedef {import('./contract.js').Ctx} Ctx */
+/** @typedef {import('./contract.js').GameEvent} GameEvent */
+
+/**
+ * "sevens", "sixes", "aces".
+ * @param {string} rank
+ */
 export function rankPlural(rank) {
   const name = RANK_NAMES[rank] || rank;
   return name === 'six' ? 'sixes' : `${name}s`;
 }
 
-/** A card placed on the felt a fraction `r` of the way toward a seat, with a caption. */
+/**
+ * A card placed on the felt a fraction `r` of the way toward a seat, with a caption.
+ * @param {Ctx} ctx
+ * @param {number} seat
+ * @param {number} r
+ * @param {Node} content
+ * @param {string | null} caption
+ * @param {string} [cls]
+ */
 export function placed(ctx, seat, r, content, caption, cls = '') {
   return h('div', {class: `placed ${cls}`.trim(), style: ctx.toward(seat, r)},
     content, caption ? h('span', {class: 'tag'}, caption) : null);
 }
 
-/** A clickable card in the centre of the table, for actions that take a card from there. */
+/**
+ * A clickable card in the centre of the table, for actions that take a card from there.
+ * @param {string} code
+ * @param {string} label
+ * @param {() => void} onclick
+ * @param {boolean} [disabled]
+ */
 export function cardButton(code, label, onclick, disabled = false) {
   const button = h('button', {type: 'button', class: 'act card-button', 'aria-label': label, disabled, onclick},
     cardEl(code, {size: 'md'}));
@@ -22,8 +43,24 @@ export function cardButton(code, label, onclick, disabled = false) {
   return button;
 }
 
-/** A list item for each seat: name and points, best first. */
+/**
+ * A list item for each seat: name and points, best first.
+ * @param {number[]} points
+ * @param {Ctx} ctx
+ * @param {(p: number) => string} [format]
+ */
 export function pointsList(points, ctx, format = (p) => (p > 0 ? `+${p}` : `${p}`)) {
   const order = points.map((p, i) => i).sort((a, b) => points[b] - points[a]);
   return h('ul', {}, order.map((i) => h('li', {}, `${ctx.name(i)}${i === ctx.me ? ' (you)' : ''}: ${format(points[i])}`)));
+}
+
+/**
+ * The server's words for the first of these events (by type) in a hand, as a paragraph.
+ * @param {GameEvent[]} events
+ * @param {string[]} types
+ * @param {string} [cls]
+ */
+export function told(events, types, cls = 'outcome') {
+  const event = events.find((e) => types.includes(e.type) && e.text);
+  return event && event.text ? h('p', {class: cls}, event.text) : null;
 }

@@ -1,27 +1,51 @@
+// @ts-check
 // Pit (real time): everyone trades at once. Offer 1 to 4 cards of one kind face down,
 // take someone's offer by paying as many cards, and corner a commodity by holding all
 // nine of it. The server applies actions in the order they arrive.
 import {h, plural} from '../dom.js';
 import {backsEl, cardEl, COMMODITIES} from '../cards.js';
 import {sameCards} from '../picker.js';
-import {pointsList} from './common.js';
+import {pointsList, told} from './common.js';
 
-/** The cards of a lot: `size` cards, of the commodity named, with the Bull or Bear if named. */
+/** A seat: its points this hand. @typedef {import('./contract.js').SeatView & {points: number}} PitSeat */
+/**
+ * The view: the phase is 'sorting', 'trading' or 'over'; the commodities in play;
+ * the open offers (how many cards each); the seat's own open offer and its cards.
+ * @typedef {import('./contract.js').View<PitSeat> & {
+ *   dealer: number, commodities: string[], bull_and_bear: boolean, offers: {offer: number, seat: number, count: number}[],
+ *   trades: number, offer?: {offer: number, count: number, cards: string[]} | null,
+ * }} PitView
+ */
+
+/**
+ * The cards of a lot: `size` cards, of the commodity named, with the Bull or Bear if named.
+ * @param {number} size
+ * @param {string[]} words
+ */
 function lotCards(size, words) {
   const commodity = words.find((w) => w in COMMODITIES);
   const bull = words.includes('bull');
   const bear = words.includes('bear');
-  const n = size - bull - bear;
+  const n = size - Number(bull) - Number(bear);
   return [...Array(commodity ? n : 0).fill(commodity), ...(bull ? ['bull'] : []), ...(bear ? ['bear'] : [])];
 }
 
-/** "3 wheat and the Bull". */
+/**
+ * "3 wheat and the Bull".
+ * @param {string[]} cards
+ */
 function lotText(cards) {
+  /** @type {Record<string, number>} */
   const counts = {};
   for (const c of cards) counts[c] = (counts[c] || 0) + 1;
   return Object.entries(counts).map(([c, n]) => (c === 'bull' ? 'the Bull' : c === 'bear' ? 'the Bear' : `${n} ${c}`)).join(' and ');
 }
 
+/**
+ * An accept action: whose offer, which, and the cards it pays.
+ * @param {string} text
+ * @param {PitView} view
+ */
 function parseAccept(text, view) {
   const words = text.split(' ');
   const seat = Number(words[1]);
@@ -32,9 +56,8 @@ function parseAccept(text, view) {
   return {seat, offer, pay};
 }
 
+/** @type {import('./contract.js').GameModule<PitView>} */
 export default {
-  title: 'Pit',
-  realtime: true,
   ordered: false,
   multi: true,
   autoPlay: false,
@@ -94,6 +117,7 @@ export default {
       view.commodities.map((c) => h('span', {class: 'chip'}, `${c} ${COMMODITIES[c]}`)),
       view.bull_and_bear ? h('span', {class: 'chip'}, 'Bull & Bear') : null);
     const ready = ctx.canAct();
+    /** @type {(action: string, label: string, cls?: string) => HTMLButtonElement} */
     const button = (action, label, cls = '') => h('button', {
       type: 'button', class: `act ${cls}`.trim(), disabled: !ready, dataset: {action}, onclick: () => ctx.act(action),
     }, label);
@@ -104,8 +128,7 @@ export default {
       return box;
     }
     if (view.phase === 'over') {
-      box.append(h('p', {class: 'centre-title'}, 'The hand is over'),
-        view.outcome ? h('p', {class: 'centre-caption'}, ctx.withNames(view.outcome.summary)) : null);
+      box.append(h('p', {class: 'centre-title'}, 'The hand is over'), told(ctx.events, ['corner', 'hand_end'], 'centre-caption') || '');
       return box;
     }
     box.append(h('p', {class: 'centre-title'}, `The pit is open · ${plural(view.trades, 'trade')}`), strip);
@@ -147,52 +170,11 @@ export default {
     return h('p', {class: 'no'}, 'An offer is 1 to 4 cards of one kind' + (view.bull_and_bear ? ' (the Bull or the Bear may go with them)' : '') + '.');
   },
 
-  describe(event, ctx) {
-    switch (event.type) {
-      case 'deal':
-        return `${ctx.does(event.dealer, 'deals')} nine cards each.${event.hand ? ` Your cards: ${event.hand}.` : ''}`;
-      case 'open':
-        return 'Ding! The pit is open.';
-      case 'action': {
-        const words = String(event.action).split(' ');
-        if (words[0] === 'offer') {
-          const number = event.offer ? ` (#${event.offer})` : '';
-          if (words.length > 2) return `${ctx.does(event.seat, 'offers')} ${words.slice(1).join(' ')}${number}.`;
-          return `${ctx.does(event.seat, 'offers')} ${plural(Number(words[1]), 'card')}${number}.`;
-        }
-        if (words[0] === 'withdraw' && event.offer) return `${ctx.does(event.seat, 'withdraws')} offer #${event.offer}.`;
-        return null;
-      }
-      case 'trade': {
-        const text = `${ctx.does(event.buyer, 'takes')} ${ctx.who(event.seller) === 'You' ? 'your' : `${ctx.name(event.seller)}'s`} ${event.count} (#${event.offer}).`;
-        return text + (event.received ? ` You receive ${event.received}.` : '');
-      }
-      case 'penalty':
-        return `${ctx.who(event.seat)} ${event.reason}: ${event.points}.`;
-      case 'corner': {
-        let text = `CORNER! ${ctx.does(event.seat, 'corners')} ${event.commodity} with ${event.cards}: +${event.points}${event.doubled ? ' (doubled by the Bull)' : ''}.`;
-        if (event.bear != null) text += ` ${ctx.who(event.bear)} ${ctx.verb(event.bear, 'is')} stuck with the Bear: -20.`;
-        if (event.bull != null) text += ` ${ctx.who(event.bull)} ${ctx.verb(event.bull, 'holds')} the Bull: -20.`;
-        return text;
-      }
-      case 'hand_end':
-        return event.cornerer != null ? null : `The hand ends: ${event.summary}.`;
-      default:
-        return null;
-    }
-  },
-
   handSummary(events, ctx) {
-    const corner = events.find((e) => e.type === 'corner');
     const end = events.find((e) => e.type === 'hand_end');
-    const parts = [];
-    if (corner) {
-      parts.push(h('p', {class: 'outcome'}, `${ctx.does(corner.seat, 'corners')} ${corner.commodity}: +${corner.points}${corner.doubled ? ', doubled by the Bull' : ''}.`));
-    } else if (end) {
-      parts.push(h('p', {class: 'outcome'}, `No corner: ${ctx.withNames(end.summary)}.`));
-    }
-    const penalties = events.filter((e) => e.type === 'penalty');
-    for (const p of penalties) parts.push(h('p', {}, `${ctx.who(p.seat)} ${p.reason}: ${p.points}.`));
+    /** @type {import('../dom.js').Child[]} */
+    const parts = [told(events, ['corner', 'hand_end'])];
+    for (const p of events.filter((e) => e.type === 'penalty' && e.text)) parts.push(h('p', {}, p.text));
     if (end && end.points) parts.push(h('h3', {}, 'This hand'), pointsList(end.points, ctx));
     if (end) parts.push(h('p', {class: 'note'}, `${plural(end.trades, 'trade')} in this hand.`));
     return h('div', {}, parts);

@@ -1,11 +1,30 @@
+// @ts-check
 // Pitch (docs/rules/pitch.md): bid, pitch trump with the first card, and take high,
 // low, Jack and game.
 import {h, plural} from '../dom.js';
 import {bySuit, cardEl, cardName, SUIT_NAMES, suitIcon} from '../cards.js';
-import {placed} from './common.js';
+import {placed, told} from './common.js';
 
+/** A seat: whether it plays this hand, the cards it won ("AS TD"). @typedef {import('./contract.js').SeatView & {seated: boolean, won: string}} PitchSeat */
+/**
+ * The view: the phase is 'bidding', 'rebidding', 'play' or 'over'; the bids said; the
+ * high bid and its bidder; whether the dealer ran it; the pitcher, the bid and trump;
+ * the trick on the table and the last one ("seat:card ..."); the result once over.
+ * @typedef {import('./contract.js').View<PitchSeat> & {
+ *   seated: number[], teams: number[][] | null, bids: {seat: number, said: string}[],
+ *   high: number, high_bidder: number | null, ran: boolean, pitcher: number | null,
+ *   bid: number | null, trump: string | null, trick: {seat: number, card: string}[],
+ *   last_trick: string | null, tricks: number, stock: number, result: unknown,
+ * }} PitchView
+ */
+
+/** @type {Record<string, string>} */
 const POINTS = {high: 'High', low: 'Low', jack: 'Jack', game: 'Game'};
 
+/**
+ * "0:AS 1:TD" as plays.
+ * @param {string | null} text
+ */
 function parseTrick(text) {
   return (text || '').split(' ').filter(Boolean).map((part) => {
     const [seat, card] = part.split(':');
@@ -13,13 +32,18 @@ function parseTrick(text) {
   });
 }
 
+/**
+ * What a seat said last in the bidding.
+ * @param {PitchView} view
+ * @param {number} seat
+ */
 function lastSaid(view, seat) {
   const bids = (view.bids || []).filter((b) => b.seat === seat);
   return bids.length ? bids[bids.length - 1].said : null;
 }
 
+/** @type {import('./contract.js').GameModule<PitchView>} */
 export default {
-  title: 'Pitch',
   ordered: false,
   multi: false,
   autoPlay: true,
@@ -110,74 +134,30 @@ export default {
     return layer;
   },
 
-  describe(event, ctx) {
-    switch (event.type) {
-      case 'cut': {
-        const cards = Object.entries(event.cards).map(([s, c]) => `${ctx.name(Number(s))} ${c}`).join(', ');
-        if (event.high.length === 1) return `Cut for the deal: ${cards}. ${ctx.does(event.high[0], 'deals')} first.`;
-        return `Cut for the deal: ${cards}. A tie: they cut again.`;
-      }
-      case 'deal': {
-        let text = `${ctx.does(event.dealer, 'deals')} six cards each.`;
-        if (event.cut_by != null) text = `${ctx.does(event.cut_by, 'cuts')}. ${text}`;
-        return text + (event.hand ? ` Your cards: ${event.hand}.` : '');
-      }
-      case 'run':
-        return `${ctx.does(event.dealer, 'runs')} it: ${event.cards_each} more cards each.${event.cards ? ` You get ${event.cards}.` : ''}`;
-      case 'action': {
-        const seat = event.seat;
-        const words = String(event.action).split(' ');
-        switch (words[0]) {
-          case 'play': return `${ctx.does(seat, 'plays')} ${words[1]}.`;
-          case 'pass': return `${ctx.does(seat, 'passes')}.`;
-          case 'bid': return `${ctx.does(seat, 'bids')} ${words[1]}.`;
-          case 'steal': return `${ctx.does(seat, 'steals')} the bid for ${words[1]}.`;
-          case 'take': return `${ctx.does(seat, 'takes')} it for 2.`;
-          case 'run': return null;
-          case 'sell': return `${ctx.does(seat, 'sells')} the bid.`;
-          default: return `${ctx.who(seat)}: ${event.action}.`;
-        }
-      }
-      case 'contract':
-        return `${ctx.does(event.pitcher, 'pitches')} for ${event.bid} (${event.how}).`;
-      case 'trump':
-        return `Trump is ${SUIT_NAMES[event.suit]}.`;
-      case 'trick':
-        return `${ctx.does(event.winner, 'wins')} trick ${event.number} (${event.cards.replace(/\d+:/g, '')}).`;
-      case 'hand_end': {
-        const result = event.result;
-        return [result.summary, ...result.awards.map((a) => `${POINTS[a.point] || a.point}: ${a.why}`)].join('. ');
-      }
-      case 'ruling':
-        return `Ruling, line ${event.line}: ${event.note}.`;
-      default:
-        return null;
-    }
-  },
-
   handSummary(events, ctx) {
     const end = events.find((e) => e.type === 'hand_end');
     if (!end) return h('p', {}, 'The hand is over.');
+    /** @type {{bid: number, made: boolean, awards: {point: string, credited: number[]}[]}} */
     const r = end.result;
     return h('div', {},
-      h('p', {class: 'outcome'}, ctx.withNames(r.summary.charAt(0).toUpperCase() + r.summary.slice(1)) + '.'),
+      told(events, ['hand_end']),
       h('table', {class: 'score-table'},
-        h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'Point'), h('th', {scope: 'col'}, 'To'), h('th', {scope: 'col'}, 'Why'))),
+        h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'Point'), h('th', {scope: 'col'}, 'To'))),
         h('tbody', {}, r.awards.map((a) => h('tr', {},
           h('th', {scope: 'row'}, POINTS[a.point] || a.point),
-          h('td', {}, a.credited.length ? a.credited.map((s) => ctx.name(s)).join(', ') : 'nobody'),
-          h('td', {}, ctx.withNames(a.why)))))),
+          h('td', {}, a.credited.length ? a.credited.map((s) => ctx.name(s)).join(', ') : 'nobody'))))),
       h('p', {}, r.made ? `The pitcher made the bid of ${r.bid}.` : `The pitcher did not make the bid of ${r.bid} and is set back ${r.bid}.`));
   },
 
   scoreSheet(view, ctx) {
+    /** @type {{scores: number[], lines: {line: number, note: string, scores: number[], deltas: number[]}[]} | undefined} */
     const sheet = view.match && view.match.sheet;
     if (!sheet || !sheet.lines.length) return null;
     return h('details', {class: 'sheet', open: true}, h('summary', {}, 'Score sheet'),
       h('table', {class: 'score-table sheet-table'},
         h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'Hand'),
           sheet.scores.map((_, i) => h('th', {scope: 'col'}, ctx.name(i))))),
-        h('tbody', {}, sheet.lines.map((line) => h('tr', {title: ctx.withNames(line.note)},
+        h('tbody', {}, sheet.lines.map((line) => h('tr', {title: line.note},
           h('th', {scope: 'row'}, line.line),
           line.scores.map((v, i) => h('td', {}, `${v}`, line.deltas[i] ? h('small', {}, ` (${line.deltas[i] > 0 ? '+' : ''}${line.deltas[i]})`) : null)))))));
   },

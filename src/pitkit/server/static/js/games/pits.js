@@ -1,13 +1,35 @@
+// @ts-check
 // Pits, BGA rules (docs/rules/pits.md): climbing with singles, sets, runs and runs of
 // sets; Jokers and twos are wild; an exchange of cards before every hand after the first.
 import {h, ordinal, plural} from '../dom.js';
 import {backEl, byRank, cardEl, cardName} from '../cards.js';
 import {cardButton} from './common.js';
 
+/** @typedef {import('./contract.js').Ctx} Ctx */
+/**
+ * A seat: passed this round, its place out (1st, 2nd...), whether it gave a card face down.
+ * @typedef {import('./contract.js').SeatView & {passed: boolean, place: number | null, gave_face_down: boolean}} PitsSeat
+ */
+/**
+ * The view: the phase is 'play', 'over' or a step of the exchange (give_highest,
+ * first_takes, give_concealed, fourth_takes); the last hand's finishing order
+ * (`places`); the meld to beat (`table`); the cards offered face up; the cards played;
+ * the card this seat gave face down in the exchange (`gave`).
+ * @typedef {import('./contract.js').View<PitsSeat> & {
+ *   places: number[] | null, table: {cards: string[], reading: string, meld: string, seat: number} | null,
+ *   offered: Record<string, string>, played: string[], gave?: string,
+ * }} PitsView
+ */
+
 const ORDER = '3456789TJQKA2'; // then the black Joker, then the red one (P2)
+/** @type {Record<string, string>} */
 const SETS = {pairs: 'pairs', triples: 'triples', quads: 'quads'};
 
-/** How a play's declared kind reads: "a set of 3", "a run of pairs". */
+/**
+ * How a play's declared kind reads: "a set of 3", "a run of pairs".
+ * @param {string} kind
+ * @param {number} n
+ */
 function kindText(kind, n) {
   if (kind === 'single') return 'a single';
   if (kind === 'set') return `a set of ${n}`;
@@ -17,7 +39,10 @@ function kindText(kind, n) {
   return size ? `a run of sets of ${size[1]}` : kind;
 }
 
-/** The judge's flags for the table's rule options (as `pitkit judge pits` takes them). */
+/**
+ * The judge's flags for the table's rule options (as `pitkit judge pits` takes them).
+ * @param {Record<string, any>} rules
+ */
 function judgeFlags(rules) {
   const flags = [];
   if (rules.finnish_twos) flags.push('--finnish');
@@ -26,6 +51,7 @@ function judgeFlags(rules) {
   return flags;
 }
 
+/** @type {[string, (places: number[], ctx: Ctx) => string][]} */
 const PHASE_STEPS = [
   ['give_highest', (p, ctx) => `${names(p.slice(3), ctx)} give their highest card, face up`],
   ['first_takes', (p, ctx) => `${ctx.name(p[0])} (1st) takes one; ${ctx.name(p[1])} (2nd) gets the other`],
@@ -33,16 +59,25 @@ const PHASE_STEPS = [
   ['fourth_takes', (p, ctx) => `${ctx.name(p[3])} (4th) takes one; ${ctx.name(p[4])} (5th) gets the other`],
 ];
 
+/**
+ * @param {number[]} seats
+ * @param {Ctx} ctx
+ */
 function names(seats, ctx) {
   return seats.map((s) => ctx.name(s)).join(' and ');
 }
 
+/**
+ * A seat's place in the last hand (1 for the first out), 0 if none.
+ * @param {PitsView} view
+ * @param {number | null} seat
+ */
 function place(view, seat) {
-  return view.places ? view.places.indexOf(seat) + 1 : 0;
+  return view.places && seat != null ? view.places.indexOf(seat) + 1 : 0;
 }
 
+/** @type {import('./contract.js').GameModule<PitsView>} */
 export default {
-  title: 'Pits',
   ordered: false,
   multi: true, // pick any cards: the page says what they make and whether they beat the table
   autoPlay: false,
@@ -134,7 +169,7 @@ export default {
     const now = phases.indexOf(view.phase);
     box.append(h('p', {class: 'centre-title'}, 'The exchange'),
       h('ol', {class: 'steps'}, PHASE_STEPS.map(([p, text], i) =>
-        h('li', {class: i < now ? 'done' : i === now ? 'now' : ''}, text(view.places, ctx)))));
+        h('li', {class: i < now ? 'done' : i === now ? 'now' : ''}, text(view.places || [], ctx)))));
     const takes = ctx.legal.filter((a) => a.startsWith('take ')).map((a) => a.split(' ')[1]);
     const offered = Object.entries(view.offered || {});
     if (takes.length) {
@@ -159,47 +194,15 @@ export default {
     });
   },
 
-  describe(event, ctx) {
-    switch (event.type) {
-      case 'deal':
-        return `${ctx.does(event.dealer, 'deals')}.${event.hand ? ` Your cards: ${event.hand}.` : ''}`;
-      case 'action':
-        if (event.action === 'pass') return `${ctx.does(event.seat, 'passes')}.`;
-        if (event.action.startsWith('play')) return null; // the meld event says it better
-        if (event.action.startsWith('give')) {
-          // A face-up card is told by its `offered` event; a face-down one only here.
-          const card = event.action.slice(5);
-          if (card.startsWith('(')) return `${ctx.does(event.seat, 'gives')} a card, face down.`;
-          return event.seat === ctx.me && ctx.view && ctx.view.phase === 'give_concealed' ? `You give ${card}, face down.` : null;
-        }
-        if (event.action.startsWith('take')) return null; // the `exchanged` event says it
-        return `${ctx.who(event.seat)}: ${event.action}.`;
-      case 'meld':
-        return `${ctx.does(event.seat, 'plays')} ${event.meld} (${plural(event.left, 'card')} left).`;
-      case 'out':
-        return `${ctx.does(event.seat, 'is')} out, ${ordinal(event.place)}!`;
-      case 'round':
-        return `Everyone passed. ${ctx.does(event.leader, 'leads')}.`;
-      case 'offered':
-        return `${ctx.does(event.seat, 'gives')} up ${event.card}, face up.`;
-      case 'revealed':
-        return 'The face-down cards: ' + Object.entries(event.cards).map(([s, c]) => `${ctx.name(Number(s))} gave ${c}`).join(', ') + '.';
-      case 'exchanged':
-        return Object.entries(event.took).map(([s, c]) => `${ctx.does(Number(s), 'takes')} ${c}.`).join(' ');
-      case 'hand_end':
-        return 'Finishing order: ' + event.order.map((s) => ctx.name(s)).join(', ') + '.';
-      default:
-        return null;
-    }
-  },
-
   handSummary(events, ctx) {
     const end = events.find((e) => e.type === 'hand_end');
     if (!end) return h('p', {}, 'The hand is over.');
     const points = [2, 1, 0, 0, 0];
+    /** @type {number[]} */
+    const order = end.order;
     return h('div', {},
       h('p', {}, 'Finishing order: 1st out scores 2 points, 2nd scores 1.'),
-      h('ol', {}, end.order.map((s, i) => h('li', {}, `${ctx.name(s)}${s === ctx.me ? ' (you)' : ''}`,
+      h('ol', {}, order.map((s, i) => h('li', {}, `${ctx.name(s)}${s === ctx.me ? ' (you)' : ''}`,
         h('small', {}, ` ${points[i] ? `+${points[i]}` : '0'}`)))),
       ctx.over ? null : h('p', {class: 'note'}, 'Next hand: 4th and 5th give their highest card to 1st and 2nd, who give a card back.'));
   },

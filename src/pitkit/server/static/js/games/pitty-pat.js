@@ -1,13 +1,26 @@
+// @ts-check
 // Pitty Pat (docs/rules/pitty-pat.md): match the top of the pile, discard, or draw.
 import {h, plural} from '../dom.js';
 import {backEl, byRank, cardEl, cardName, RANK_NAMES} from '../cards.js';
+import {told} from './common.js';
 
+/**
+ * A seat: whether it is still in the match, and the pairs it laid down.
+ * @typedef {import('./contract.js').SeatView & {seated: boolean, pairs: string[]}} PittyPatSeat
+ */
+/**
+ * The view: the phase is 'turn' or 'after_draw' (a card was turned up); the pile and
+ * its top card; the stock's size.
+ * @typedef {import('./contract.js').View<PittyPatSeat> & {turn: number, top: string | null, pile: string[], stock: number}} PittyPatView
+ */
+
+/** @param {string} card */
 function rankWord(card) {
   return RANK_NAMES[card[0]] || card[0];
 }
 
+/** @type {import('./contract.js').GameModule<PittyPatView>} */
 export default {
-  title: 'Pitty Pat',
   ordered: true, // pick the matching card first, then the discard
   multi: false,
   autoPlay: true,
@@ -37,7 +50,7 @@ export default {
   tryCard: (card, selection) => (selection.length ? null : `match ${card}`),
 
   hint(view, ctx, actions) {
-    const top = view.top;
+    const top = view.top || '';
     const matches = actions.filter((a) => a.cards);
     if (view.phase === 'after_draw') {
       return `You turned up the ${cardName(top)}: match it with your ${rankWord(top)}, then pick a discard.`;
@@ -82,43 +95,13 @@ export default {
       h('p', {class: 'centre-caption'}, caption));
   },
 
-  describe(event, ctx) {
-    switch (event.type) {
-      case 'deal': {
-        let text = `${ctx.does(event.dealer, 'deals')}. The up card is ${event.up}.`;
-        if (event.hand) text += ` Your cards: ${event.hand}.`;
-        for (const [seat, pairs] of Object.entries(event.laid || {})) {
-          text += ` ${ctx.does(Number(seat), 'lays')} down the dealt pairs ${pairs}.`;
-        }
-        return text;
-      }
-      case 'action': {
-        const words = event.action.split(' ');
-        if (words[0] === 'draw') return `${ctx.does(event.seat, 'draws')}.`;
-        if (words.length === 3) {
-          return `${ctx.does(event.seat, 'matches')} with ${words[1]} and ${ctx.verb(event.seat, 'discards')} ${words[2]}.`;
-        }
-        return `${ctx.does(event.seat, 'matches')} with ${words[1]}, the last card.`;
-      }
-      case 'turned':
-        return `${ctx.does(event.seat, 'turns')} up ${event.card}.`;
-      case 'restock':
-        return `The pile becomes the stock (${event.stock} cards); ${event.up} is turned up.`;
-      case 'hand_end':
-        if (event.winner == null) return `The hand is a draw: ${event.reason}.`;
-        return `${ctx.does(event.winner, 'is')} out and ${ctx.verb(event.winner, 'wins')} the hand!`;
-      default:
-        return null;
-    }
-  },
-
   handSummary(events, ctx) {
     const end = events.find((e) => e.type === 'hand_end');
     const lines = [];
     if (!end || end.winner == null) {
       lines.push(h('p', {class: 'outcome'}, `The hand is a draw${end ? `: ${end.reason}` : ''}.`));
     } else {
-      lines.push(h('p', {class: 'outcome'}, `${ctx.does(end.winner, 'goes')} out and ${ctx.verb(end.winner, 'wins')} the hand.`));
+      lines.push(told(events, ['hand_end']));
       lines.push(h('p', {}, ctx.rules.scoring === 'chips'
         ? 'Every other player pays the winner one chip.'
         : `A hand won counts one; the first to ${ctx.rules.target || 5} hands wins the game.`));

@@ -1,16 +1,34 @@
+// @ts-check
 // Ace Pit (docs/rules/ace-pit.md): two players; the leader lays a card and the other
 // answers with one or two cards for Spoons, Pins, Forks and Aces.
 import {h, plural} from '../dom.js';
 import {bySuit, cardEl, cardName} from '../cards.js';
 
-/** The points in a verdict such as "The Pin, Double Flush — 65". */
+/** A seat: its points this hand. @typedef {import('./contract.js').SeatView & {points: number | null}} AcePitSeat */
+/**
+ * A trick played: who led what, the answer, what it made, for how many, to whom.
+ * @typedef {{leader: number, lead: string, response: string, winner: number, play: string, points: number | null}} Trick
+ */
+/**
+ * The view: the phase is 'lead', 'respond' or 'over'; the card led (`table`); the
+ * tricks so far; the stock; when answering, each legal answer's verdict (`responses`).
+ * @typedef {import('./contract.js').View<AcePitSeat> & {
+ *   leader: number, trick: number, table: string | null, stock: number, tricks: Trick[],
+ *   played: string[], responses?: Record<string, string>,
+ * }} AcePitView
+ */
+
+/**
+ * The points in a verdict such as "The Pin, Double Flush — 65".
+ * @param {string | null | undefined} verdict
+ */
 function points(verdict) {
   const m = /—\s*(-?\d+)/.exec(verdict || '');
   return m ? Number(m[1]) : null;
 }
 
+/** @type {import('./contract.js').GameModule<AcePitView>} */
 export default {
-  title: 'Ace Pit',
   ordered: false,
   multi: true,
   // A lead is one click; a response is picked, previewed with its score, then played.
@@ -38,7 +56,7 @@ export default {
 
   hint(view) {
     if (view.phase === 'lead') return 'You lead: click a card to lead it.';
-    return `Answer the ${cardName(view.table)}: pick one or two cards, see the score, then play (Enter).`;
+    return `Answer the ${cardName(view.table || '')}: pick one or two cards, see the score, then play (Enter).`;
   },
 
   seatNotes(player, view) {
@@ -75,7 +93,7 @@ export default {
     if (!cards.length) {
       // The best answers, so that a new player sees what is possible.
       const best = Object.entries(view.responses)
-        .map(([action, verdict]) => ({action, verdict, pts: points(verdict)}))
+        .map(([action, verdict]) => ({action, verdict, pts: points(verdict) ?? 0}))
         .filter((r) => !/Throw Away/.test(r.verdict))
         .sort((a, b) => b.pts - a.pts)
         .slice(0, 4);
@@ -85,35 +103,10 @@ export default {
           `${r.action.slice(8)}: ${r.verdict}`)))));
     }
     if (exact.length) {
-      const verdict = view.responses[exact[0].text];
+      const verdict = view.responses[exact[0].text] || '';
       return h('p', {class: /Throw Away/.test(verdict) ? 'no' : 'yes'}, `${cards.join(' ')}: ${verdict}`);
     }
-    return ctx.judge([view.table, cards.join(' ')]).then((v) => h('p', {class: 'no'}, v.text.split('\n')[0]));
-  },
-
-  describe(event, ctx) {
-    switch (event.type) {
-      case 'deal':
-        return `${ctx.does(event.dealer, 'deals')} 7 cards each. ${ctx.does(event.leader, 'leads')}.${event.hand ? ` Your cards: ${event.hand}.` : ''}`;
-      case 'action': {
-        const words = event.action.split(' ');
-        const cards = words.slice(1).join(' ');
-        if (words[0] === 'lead') return `${ctx.does(event.seat, 'leads')} ${cards}.`;
-        return `${ctx.does(event.seat, 'answers')} with ${cards}.`;
-      }
-      case 'trick': {
-        const pts = event.points != null ? ` — ${event.points}` : '';
-        const again = event.winner === event.leader ? ' again' : '';
-        return `${event.play}${pts}: ${ctx.does(event.winner, 'takes')} the trick and ${ctx.verb(event.winner, 'leads')}${again}.`;
-      }
-      case 'draw':
-        return `${ctx.does(event.seat, 'picks')} up a card${event.card ? ` (${event.card})` : ''}.`;
-      case 'hand_end':
-        if (event.points) return `The hand is over: ${ctx.name(0)} scored ${event.points[0]}, ${ctx.name(1)} scored ${event.points[1]}.`;
-        return 'The hand is over.';
-      default:
-        return null;
-    }
+    return ctx.judge([view.table || '', cards.join(' ')]).then((v) => h('p', {class: 'no'}, v.text.split('\n')[0]));
   },
 
   handSummary(events, ctx) {

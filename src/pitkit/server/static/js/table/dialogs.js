@@ -1,0 +1,220 @@
+// @ts-check
+// The table's windows: the end of a hand, the end of the match, help, invitations;
+// and the two small requests made from them (rename, start now).
+import {api, capital, copyText, errorText, h, ordinal, sentence, toast} from '../dom.js';
+import * as store from '../store.js';
+import {S} from './state.js';
+import {seatName} from './seats.js';
+import {ctx} from './ctx.js';
+import {askRematch} from './net.js';
+
+/** @typedef {import('../dom.js').Child} Child */
+/** @typedef {import('../games/contract.js').GameEvent} GameEvent */
+
+function dialogEl() {
+  return /** @type {HTMLDialogElement} */ (document.getElementById('dialog'));
+}
+
+/**
+ * Open the window (replacing what it showed); its main button takes the focus.
+ * @param {NonNullable<import('./state.js').TableState['dialog']>} kind
+ * @param {string} title
+ * @param {Child} body
+ * @param {Child} buttons
+ */
+function openDialog(kind, title, body, buttons) {
+  const dialog = dialogEl();
+  S.dialog = kind;
+  dialog.dataset.kind = kind;
+  dialog.replaceChildren(
+    h('h2', {id: 'dialog-title'}, title),
+    h('div', {class: 'dialog-body'}, body),
+    h('div', {class: 'dialog-buttons'}, buttons));
+  dialog.setAttribute('aria-labelledby', 'dialog-title');
+  if (!dialog.open) dialog.showModal();
+  const main = dialog.querySelector('.dialog-buttons .primary') || dialog.querySelector('button');
+  if (main instanceof HTMLElement) main.focus();
+}
+
+export function closeDialog() {
+  const dialog = dialogEl();
+  if (dialog.open) dialog.close();
+  S.dialog = null;
+}
+
+/** Wire the window to the state: closing it (Esc too) clears `S.dialog`. */
+export function watchDialog() {
+  dialogEl().addEventListener('close', () => { S.dialog = null; });
+}
+
+/** Click the open window's main button (Enter). */
+export function confirmDialog() {
+  const main = dialogEl().querySelector('.dialog-buttons .primary');
+  if (main instanceof HTMLElement) main.click();
+}
+
+/** @param {number} i */
+function nameOf(i) {
+  return i === S.seat ? `${seatName(i)} (you)` : seatName(i);
+}
+
+/**
+ * The scores after a hand, with what the hand changed.
+ * @param {number[] | null} scores
+ * @param {number[] | null} previous
+ */
+function totalsTable(scores, previous) {
+  if (!scores || !S.game) return h('p', {}, 'The scores are hidden until the end of the game.');
+  const rows = scores.map((total, i) => {
+    const delta = previous ? total - previous[i] : null;
+    return h('tr', {dataset: {seat: i, score: total}, class: i === S.seat ? 'me' : null},
+      h('th', {scope: 'row'}, nameOf(i)),
+      h('td', {class: 'delta'}, delta == null ? '' : delta > 0 ? `+${delta}` : delta < 0 ? `${delta}` : '±0'),
+      h('td', {class: 'total'}, total));
+  });
+  return h('table', {class: 'score-table totals'},
+    h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'Player'), h('th', {scope: 'col'}, 'This hand'),
+      h('th', {scope: 'col'}, capital(S.game.scoreLabel(ctx))))),
+    h('tbody', {}, rows));
+}
+
+/**
+ * A hand is over (and the match is not).
+ * @param {number} hand
+ * @param {GameEvent[]} events  the hand's events
+ * @param {number[] | null} previous  the scores before it
+ * @param {number[] | null} scores    the scores after it
+ */
+export function showSummary(hand, events, previous, scores) {
+  if (!S.game) return;
+  /** @type {Child[]} */
+  const body = [];
+  try {
+    body.push(S.game.handSummary(events, ctx));
+  } catch (error) {
+    console.warn(error);
+  }
+  body.push(h('h3', {}, 'Score sheet'), totalsTable(scores, previous));
+  openDialog('summary', `Hand ${hand} is over`, body,
+    [h('button', {class: 'primary', type: 'button', onclick: closeDialog}, 'Continue ', h('kbd', {}, 'Enter'))]);
+}
+
+/**
+ * The match is over: its outcome in the server's words, the last hand, the standings.
+ * @param {GameEvent} end  the match_over event
+ */
+export function showOver(end) {
+  /** @type {import('../games/contract.js').Outcome | null} */
+  const result = end.result;
+  if (!result || S.dialog === 'over' || !S.game) return;
+  const scores = S.lastScores || result.points;
+  const last = S.handEvents.some((e) => e.type === 'hand_end' || e.type === 'scores');
+  /** @type {Child[]} */
+  const body = [h('p', {class: 'outcome'}, end.text || sentence(result.summary))];
+  if (last) {
+    try {
+      body.push(h('h3', {}, 'The last hand'), S.game.handSummary(S.handEvents, ctx));
+    } catch (error) {
+      console.warn(error);
+    }
+  }
+  const order = scores.map((v, i) => i).sort((a, b) => (result.ranks ? result.ranks[a] - result.ranks[b] : 0));
+  body.push(h('h3', {}, 'Final standings'),
+    h('table', {class: 'score-table final-scores'},
+      h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'Place'), h('th', {scope: 'col'}, 'Player'),
+        h('th', {scope: 'col'}, capital(S.game.scoreLabel(ctx))))),
+      h('tbody', {}, order.map((i) => h('tr', {dataset: {seat: i, score: scores[i]}, class: i === S.seat ? 'me' : null},
+        h('td', {}, result.ranks ? ordinal(result.ranks[i]) : ''),
+        h('th', {scope: 'row'}, nameOf(i)),
+        h('td', {class: 'total'}, scores[i]))))));
+  /** @type {Child[]} */
+  const buttons = [];
+  if (S.seat != null) buttons.push(h('button', {class: 'primary', type: 'button', onclick: askRematch}, 'Play again'));
+  buttons.push(h('a', {class: 'button', href: `/api/tables/${S.tableId}/matches/${S.match}/log`, download: `pitkit-${S.tableId}-${S.match}.jsonl`}, 'Download the log'));
+  buttons.push(h('a', {class: 'button', href: '/'}, 'Lobby'));
+  buttons.push(h('button', {type: 'button', onclick: closeDialog}, 'Close'));
+  openDialog('over', 'Game over', body, buttons);
+}
+
+export function showHelp() {
+  const keys = [
+    ['Click or Space', 'pick a card; highlighted cards make a legal play'],
+    ['← →', 'move between your cards'],
+    ['Enter', 'make the highlighted play (the first gold button)'],
+    ['Esc', 'clear your selection, close a window'],
+    ['?', 'this help'],
+    ...(S.game ? S.game.keys : []),
+  ];
+  const title = S.info ? S.info.title : S.table ? S.table.title : '';
+  const body = [
+    ...(S.game ? S.game.help.map((p) => h('p', {}, p)) : []),
+    h('h3', {}, 'Keyboard'),
+    h('dl', {class: 'keys'}, keys.map(([k, what]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, what)])),
+  ];
+  openDialog('help', title ? `How to play ${title}` : 'How to play', body,
+    [h('button', {class: 'primary', type: 'button', onclick: closeDialog}, 'Close')]);
+}
+
+export function showInvite() {
+  const record = store.tableRecord(S.tableId) || {};
+  const watch = `${location.origin}/t/${S.tableId}#watch`;
+  const rows = [];
+  for (const seat of (S.table ? S.table.seats : [])) {
+    if (seat.kind !== 'open') continue;
+    const link = record.invites && record.invites[seat.seat];
+    if (link) rows.push(linkRow(seatName(seat.seat), link));
+  }
+  /** @type {Child[]} */
+  const body = [];
+  if (rows.length) {
+    body.push(h('p', {}, 'Send each friend the link of one open seat. Whoever opens it takes that seat.'), ...rows);
+  } else if (S.table && S.table.seats.some((s) => s.kind === 'open')) {
+    body.push(h('p', {}, 'The host holds the invitation links of the open seats.'));
+  }
+  body.push(h('p', {}, 'Anyone can watch with this link:'), linkRow('Watch', watch));
+  if (S.seat != null) {
+    body.push(h('p', {class: 'note'}, 'Your address bar holds your own seat\'s private link: keep it to yourself.'));
+  }
+  if (['127.0.0.1', 'localhost', '[::1]'].includes(location.hostname)) {
+    body.push(h('p', {class: 'note'}, 'These links use 127.0.0.1, which only works on this computer. For friends on your network, start the server with ',
+      h('code', {}, 'pitkit serve --host 0.0.0.0'), ' and replace 127.0.0.1 with this computer\'s address.'));
+  }
+  openDialog('invite', 'Invite friends', body,
+    [h('button', {class: 'primary', type: 'button', onclick: closeDialog}, 'Done')]);
+}
+
+/**
+ * @param {string} label
+ * @param {string} link
+ */
+function linkRow(label, link) {
+  const field = h('input', {type: 'text', readonly: true, value: link, 'aria-label': `${label} link`, class: 'link'});
+  return h('div', {class: 'link-row'}, h('span', {class: 'link-label'}, label), field,
+    h('button', {type: 'button', onclick: async () => {
+      field.select();
+      toast((await copyText(link)) ? 'Link copied.' : 'Select the link and copy it.', 'info');
+    }}, 'Copy'));
+}
+
+/** Ask for a new name; seated, tell the table. */
+export async function rename() {
+  const name = prompt('Your name at the table:', S.seat != null ? seatName(S.seat) : store.playerName());
+  if (!name || !name.trim()) return;
+  store.setPlayerName(name.trim());
+  if (S.seat == null || !S.token) return;
+  try {
+    await api(`/api/tables/${S.tableId}/join`, {method: 'POST', body: {token: S.token, name: name.trim()}});
+  } catch (error) {
+    toast(errorText(error));
+  }
+}
+
+/** The host starts the match at once; bots play the open seats. */
+export async function startNow() {
+  const record = store.tableRecord(S.tableId);
+  try {
+    await api(`/api/tables/${S.tableId}/start`, {method: 'POST', token: record && record.host});
+  } catch (error) {
+    toast(errorText(error));
+  }
+}

@@ -1,0 +1,92 @@
+// @ts-check
+// The felt: a plate per seat (name, cards held, score, notes) around the centre of
+// the table, which the game draws (its module's `centre`, else the generic one).
+import {h, morph, plural} from '../dom.js';
+import {backsEl} from '../cards.js';
+import * as store from '../store.js';
+import {S, realtime} from './state.js';
+import {seatInfo, seatName, toward} from './seats.js';
+import {ctx} from './ctx.js';
+import {showInvite, startNow} from './dialogs.js';
+
+/** @typedef {import('../games/contract.js').View<any>} View */
+
+export function drawFelt() {
+  const felt = document.getElementById('felt');
+  if (!felt || !S.table) return;
+  const view = S.view;
+  const seats = [];
+  for (let i = 0; i < S.table.players; i++) seats.push(seatPlate(i, view));
+  const centre = h('div', {class: 'centre-layer'});
+  if (view && S.game) {
+    centre.append(S.game.centre(view, ctx));
+  } else if (S.table.status === 'waiting') {
+    centre.append(waitingPanel());
+  } else if (S.table.status === 'broken') {
+    centre.append(h('div', {class: 'centre-box'}, h('p', {}, `This table is broken: ${S.table.problem}`)));
+  } else {
+    centre.append(h('div', {class: 'centre-box'}, h('p', {}, 'Loading…')));
+  }
+  morph(felt, h('div', {}, centre, ...seats));
+}
+
+/**
+ * Whether a seat is the one to act (in real time, everyone is: no one is marked).
+ * @param {number} i
+ */
+export function toPlay(i) {
+  return S.toAct.includes(i) && !(realtime() && S.toAct.length > 1) && !S.over;
+}
+
+/**
+ * A seat's plate.
+ * @param {number} i
+ * @param {View | null} view
+ */
+function seatPlate(i, view) {
+  const info = seatInfo(i);
+  const player = view && view.players ? view.players.find((p) => p.seat === i) : null;
+  const turn = toPlay(i);
+  const status = S.table ? S.table.status : 'loading';
+  const notes = [];
+  if (view && view.dealer === i) notes.push(h('span', {class: 'chip dealer', title: 'dealer'}, 'dealer'));
+  if (S.game && view && player) {
+    for (const note of S.game.seatNotes(player, view, ctx) || []) notes.push(h('span', {class: 'chip'}, note));
+  }
+  if (info.kind === 'bot') notes.push(h('span', {class: 'chip bot'}, `${info.bot} bot`));
+  if (info.kind === 'open') notes.push(h('span', {class: 'chip away'}, status === 'waiting' ? 'open seat' : 'open: a bot plays'));
+  if (info.kind === 'player' && info.away) notes.push(h('span', {class: 'chip away'}, 'away: a bot plays'));
+  else if (info.kind === 'player' && !info.connected && i !== S.seat) notes.push(h('span', {class: 'chip away'}, 'offline'));
+  if (S.over && info.rematch) notes.push(h('span', {class: 'chip'}, 'wants another game'));
+  const scores = view && view.match ? view.match.scores : null;
+  const count = player ? player.cards : null;
+  const label = [seatName(i), i === S.seat ? '(you)' : '', count != null ? plural(count, 'card') : '',
+    turn ? 'to play' : ''].filter(Boolean).join(', ');
+  return h('section', {
+    class: `seat${turn ? ' turn' : ''}${i === S.seat ? ' me' : ''}`,
+    style: toward(i, 1), dataset: {seat: i}, 'aria-label': label,
+  },
+  h('div', {class: 'seat-name'}, seatName(i), i === S.seat ? h('span', {class: 'you'}, ' (you)') : null),
+  count != null ? h('div', {class: 'seat-count'}, backsEl(count), plural(count, 'card')) : null,
+  scores && S.game ? h('div', {class: 'seat-score'}, `${scores[i]} ${S.game.scoreShort(ctx)}`) : null,
+  notes.length ? h('div', {class: 'seat-notes'}, notes) : null,
+  S.game && view && player ? S.game.seatExtra(player, view, ctx) : null);
+}
+
+/** Before the match: how many seats are open, and the host's buttons. */
+function waitingPanel() {
+  const open = S.table ? S.table.seats.filter((s) => s.kind === 'open').length : 0;
+  const record = store.tableRecord(S.tableId) || {};
+  const box = h('div', {class: 'centre-box waiting'},
+    h('h2', {}, 'Waiting for players'),
+    h('p', {}, `${plural(open, 'seat')} still open. The game starts when every seat is taken.`));
+  if (record.host) {
+    box.append(
+      h('div', {class: 'button-row'},
+        h('button', {type: 'button', class: 'primary', onclick: showInvite}, 'Invite friends'),
+        h('button', {type: 'button', class: 'start', onclick: startNow}, 'Start now: bots play the open seats')));
+  } else {
+    box.append(h('p', {}, 'The host can start at once; bots then play the open seats until someone takes them.'));
+  }
+  return box;
+}

@@ -1,0 +1,77 @@
+// @ts-check
+// The history panel: this hand's events in the server's words (each event's `text`,
+// already worded for this page's seat), a heading per hand, and the newest line
+// announced to screen readers.
+import {h} from '../dom.js';
+import {withSuits} from '../cards.js';
+import {S} from './state.js';
+
+/** @typedef {import('../games/contract.js').GameEvent} GameEvent */
+
+/** @param {GameEvent} event */
+function lineOf(event) {
+  return event.text ? {text: event.text, cls: `ev-${event.type}`} : null;
+}
+
+/**
+ * Start the history afresh from the hand's events (a sync).
+ * @param {GameEvent[]} events
+ * @param {boolean} [resynced]  say that the page had fallen out of step
+ */
+export function resetLog(events, resynced = false) {
+  S.log = [];
+  S.logEpoch += 1;
+  S.handEvents = [];
+  S.nextHand = S.view && S.view.match ? S.view.match.hand : 1;
+  S.log.push({text: `Hand ${S.nextHand}`, cls: 'hand-head'});
+  if (resynced) S.log.push({text: '(back in step with the table)', cls: 'note'});
+  for (const event of events) {
+    S.handEvents.push(event);
+    const line = lineOf(event);
+    if (line) S.log.push(line);
+  }
+}
+
+/**
+ * One new event: into this hand's events and the history, and announced.
+ * @param {GameEvent} event
+ */
+export function addEvent(event) {
+  if (event.type === 'deal') {
+    S.handEvents = [];
+    S.log.push({text: `Hand ${S.nextHand}`, cls: 'hand-head'});
+  }
+  S.handEvents.push(event);
+  const line = lineOf(event);
+  if (line) {
+    S.log.push(line);
+    announce(line.text);
+  }
+  if (event.type === 'scores') S.nextHand = event.hand + 1; // `hand` counts the hands played
+}
+
+/** @param {string} text */
+function announce(text) {
+  const live = document.getElementById('live');
+  if (live) live.textContent = text;
+}
+
+let drawnEpoch = -1;
+let drawnCount = 0;
+
+/** Append the new lines to the history panel (rebuilt when the log was reset). */
+export function drawLog() {
+  const list = document.getElementById('log');
+  if (!list) return;
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  if (drawnEpoch !== S.logEpoch) {
+    list.replaceChildren();
+    drawnEpoch = S.logEpoch;
+    drawnCount = 0;
+  }
+  const fresh = S.log.slice(drawnCount).map((line) => h('li', {class: line.cls}, withSuits(line.text)));
+  list.append(...fresh);
+  drawnCount = S.log.length;
+  while (list.children.length > 400) list.firstElementChild?.remove();
+  if (atBottom || fresh.length) list.scrollTop = list.scrollHeight;
+}

@@ -1,0 +1,293 @@
+// @ts-check
+// The conversation with the server (docs/protocol.md): the hello, the messages that
+// change the state (welcome, table, sync, update, ack, error), asking for the full
+// view when the page falls out of step, and sending actions.
+//
+// The server is the only authority. The page shows `view(seat)` exactly as sent: it
+// asks in its hello for the view in every update, so it never re-implements a game's
+// rules, nor asks for the view again after each move.
+import {api, toast} from '../dom.js';
+import * as store from '../store.js';
+import {S, draw, link, realtime} from './state.js';
+import {loadGame} from './game.js';
+import {addEvent, resetLog} from './history.js';
+import {closeDialog, showOver, showSummary} from './dialogs.js';
+
+/** @typedef {import('../games/contract.js').GameEvent} GameEvent */
+
+// At most one full view every 250 ms (when an update came without one): with the
+// player's own actions this stays well inside the server's limit of 10 messages a second.
+const SYNC_GAP_MS = 250;
+
+let actId = 0;
+
+/** The hello message: the seat's token, the name, and the last version held. */
+export function hello() {
+  /** @type {Record<string, unknown>} */
+  const message = {type: 'hello', views: true};
+  if (S.token) message.token = S.token;
+  const name = store.playerName();
+  if (name) message.name = name;
+  if (S.match != null && S.version != null) {
+    message.match = S.match;
+    message.version = S.version;
+  }
+  return message;
+}
+
+/** The socket's own news: connecting, open, down (retrying) or final. @type {import('../conn.js').SocketHooks['state']} */
+export function onState(state, detail) {
+  S.conn = state;
+  S.connDetail = detail;
+  if (state === 'open') {
+    S.syncing = false;
+    if (S.syncTimer) clearTimeout(S.syncTimer);
+    S.syncTimer = null;
+  }
+  if (state === 'down') S.pending = null;
+  if (state === 'final') {
+    const why = String(detail);
+    if (S.token && /seat to someone else/.test(why)) {
+      // The host reopened or gave away our seat: watch instead of staying stuck.
+      watchInstead(`${why} You are now watching.`);
+      link.socket?.start();
+      return;
+    }
+    S.final = why;
+  }
+  draw();
+}
+
+/** @param {string} message */
+function watchInstead(message) {
+  store.forgetSeat(S.tableId);
+  S.token = null;
+  history.replaceState(null, '', '#watch');
+  toast(message);
+}
+
+/** Each message from the server. @param {any} m */
+export function onMessage(m) {
+  switch (m.type) {
+    case 'welcome':
+      S.seat = m.seat;
+      setTable(m.table);
+      // Back after a drop: the server sends the missed events, if any; the view may
+      // still lag behind the events we had, so ask for it.
+      if (S.view && S.viewVersion !== S.version) requestSync('gap');
+      if (S.seat != null) store.updateTable(S.tableId, {token: S.token || undefined, game: m.table.game});
+      break;
+    case 'table':
+      setTable(m.table);
+      break;
+    case 'sync':
+      onSync(m);
+      break;
+    case 'update':
+      onUpdate(m);
+      break;
+    case 'ack':
+      if (S.pending && S.pending.id === m.id) {
+        S.pending = null;
+        S.selection = [];
+      }
+      break;
+    case 'error':
+      onError(m);
+      break;
+    default:
+      break;
+  }
+  draw();
+}
+
+/** @param {import('../games/contract.js').TableInfo} table */
+function setTable(table) {
+  const first = !S.table;
+  S.table = table;
+  if (first) loadGame(table.game);
+}
+
+/** A full view: the first, after a gap, a refresh, or a new match. @param {any} m */
+function onSync(m) {
+  const why = S.syncWhy;
+  const newMatch = m.match !== S.match;
+  S.syncing = false;
+  S.syncWhy = null;
+  S.match = m.match;
+  S.version = m.version;
+  S.viewVersion = m.version;
+  S.view = m.view;
+  S.legal = m.view.legal || [];
+  S.toAct = m.view.to_act || [];
+  S.over = !!(m.view.match && m.view.match.outcome);
+  S.lastScores = m.view.match ? m.view.match.scores : null;
+  if (newMatch) {
+    S.sheet = store.sheet(S.tableId, m.match);
+    S.selection = [];
+    if (S.dialog === 'summary' || S.dialog === 'over') closeDialog();
+  }
+  // A refresh only brings the view up to date; any other sync (first, after a gap,
+  // a new match) also replaces the history with the hand's history as the server has it.
+  if (why !== 'refresh' || newMatch) resetLog(m.view.history || [], why === 'gap');
+  if (S.over && !newMatch && why === 'gap') {
+    const end = S.handEvents.find((e) => e.type === 'match_over');
+    showOver(end || {type: 'match_over', result: m.view.match.outcome, text: null});
+  }
+}
+
+/** The events of new versions (and, as asked in the hello, the view). @param {any} m */
+function onUpdate(m) {
+  if (m.match !== S.match || m.from !== S.version) {
+    requestSync('gap');
+    return;
+  }
+  S.version = m.version;
+  S.legal = m.legal;
+  S.toAct = m.to_act;
+  S.over = m.over;
+  // The end of a hand or of the match opens a window once the whole update is in.
+  /** @type {(() => void)[]} */
+  const windows = [];
+  for (const event of /** @type {GameEvent[]} */ (m.events)) {
+    addEvent(event);
+    if (event.type === 'scores') windows.push(scored(event));
+    if (event.type === 'match_over') windows.push(() => showOver(event));
+  }
+  if (m.view) {
+    // The update's view leaves out what we hold: the history (this hand's events) and,
+    // unless it changed, the match's record.
+    S.view = {match: S.view ? S.view.match : undefined, ...m.view, history: S.handEvents.slice()};
+    S.viewVersion = m.version;
+  } else if (S.viewVersion == null || m.version > S.viewVersion) {
+    requestSync('refresh');
+  }
+  for (const open of windows) open();
+}
+
+/**
+ * A hand was scored: keep its scores; the end-of-hand window, unless the match is over
+ * (then the final window says it all).
+ * @param {GameEvent} event
+ * @returns {() => void}
+ */
+function scored(event) {
+  const previous = S.lastScores;
+  const events = S.handEvents.slice();
+  if (event.scores) {
+    S.sheet[event.hand] = event.scores;
+    if (S.match != null) store.saveSheet(S.tableId, S.match, S.sheet);
+    S.lastScores = event.scores;
+  }
+  return () => {
+    if (!S.over) showSummary(event.hand, events, previous, event.scores);
+  };
+}
+
+/** A refusal. @param {any} m */
+function onError(m) {
+  if (m.id === 'sync') {
+    S.syncing = false;
+    if (m.code !== 'no_match') setTimeout(() => requestSync(S.syncWhy || 'refresh'), 500);
+    return;
+  }
+  if (m.code === 'bad_token' && S.seat == null && S.token) {
+    // The seat link no longer works (reopened by the host): watch instead.
+    watchInstead('This seat link no longer works: the host gave the seat to someone else. You are watching.');
+    link.socket?.send(hello());
+    return;
+  }
+  if (m.code === 'rate_limited') {
+    // The server dropped one message without saying which: neither an action nor a
+    // view request in flight will be answered.
+    S.pending = null;
+    if (S.syncing) {
+      S.syncing = false;
+      setTimeout(() => requestSync('gap'), 1000);
+    }
+    return;
+  }
+  if (S.pending && S.pending.id === m.id) S.pending = null;
+  if (['stale', 'bad_version'].includes(m.code)) requestSync('gap');
+  toast(m.reason || m.code);
+}
+
+/**
+ * Ask for the full view: at once after a gap, else at most every SYNC_GAP_MS.
+ * @param {'gap' | 'refresh'} why
+ */
+export function requestSync(why) {
+  if (why === 'gap' || !S.syncWhy) S.syncWhy = why;
+  if (S.syncing || S.syncTimer) return;
+  const wait = why === 'gap' ? 0 : Math.max(0, S.lastSyncAt + SYNC_GAP_MS - Date.now());
+  S.syncTimer = setTimeout(() => {
+    S.syncTimer = null;
+    if (!link.socket || !link.socket.isOpen) return;
+    S.syncing = true;
+    S.lastSyncAt = Date.now();
+    link.socket.send({type: 'sync', id: 'sync'});
+  }, wait);
+}
+
+/**
+ * Send an action. Turn-based games act on the version shown; Pit's market may be older.
+ * @param {string} text
+ */
+export function act(text) {
+  if (S.seat == null || !link.socket || !link.socket.isOpen) return;
+  if (S.pending && !realtime()) return;
+  const id = ++actId;
+  S.pending = {id, text, at: Date.now()};
+  const version = realtime() ? S.viewVersion : S.version;
+  link.socket.send({type: 'act', action: text, version, id});
+  draw();
+}
+
+/** Whether the page may send an action now. */
+export function canAct() {
+  if (S.seat == null || S.conn !== 'open' || !S.view || !S.game) return false;
+  if (realtime()) return true;
+  return !S.pending && S.viewVersion === S.version && !S.syncing;
+}
+
+/** @type {Map<string, Promise<import('../games/contract.js').Verdict>>} */
+const verdicts = new Map();
+
+/**
+ * The game's rules judge (POST /api/games/{game}/judge), cached.
+ * @param {string[]} args
+ */
+export function judge(args) {
+  const key = JSON.stringify(args);
+  let verdict = verdicts.get(key);
+  if (!verdict) {
+    verdict = api(`/api/games/${S.table ? S.table.game : ''}/judge`, {method: 'POST', body: {args}})
+      .then((r) => ({ok: true, text: String(r.verdict)}), (e) => ({ok: false, text: String(e.message)}));
+    verdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
+/** Ask for another match (the host need not wait for everyone's yes). */
+export function askRematch() {
+  link.socket?.send({type: 'rematch', id: 'rematch'});
+  const record = store.tableRecord(S.tableId);
+  if (record && record.host) {
+    api(`/api/tables/${S.tableId}/rematch`, {method: 'POST', token: record.host}).catch(() => {});
+  }
+  toast('Asked for another game: it starts when every player agrees.', 'info');
+}
+
+/** Never stay stuck waiting for an answer that will not come. */
+export function watchdog() {
+  const now = Date.now();
+  if (S.syncing && now - S.lastSyncAt > 5000) {
+    S.syncing = false;
+    requestSync('gap');
+  }
+  if (S.pending && now - S.pending.at > 10000) {
+    S.pending = null;
+    toast('The server did not answer that move: try again.');
+    draw();
+  }
+}
