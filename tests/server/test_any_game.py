@@ -71,3 +71,25 @@ def test_a_person_plays_war_against_its_bot_with_words_and_a_log(server: ServerT
     events = [Event.from_json(json.loads(line)) for line in lines[1:]]
     replayed = games.get("war").replay(header, events)
     assert replayed.is_over
+
+
+def test_a_refusal_calls_the_seats_by_name(server: ServerThread) -> None:
+    created = server.create(game="war", seats=[None, None])
+    tid = created["table"]["id"]
+    tokens = [s["token"] for s in created["seats"]]
+
+    async def main() -> str:
+        ann, bo = TableClient(server.base, tid, tokens[0]), TableClient(server.base, tid, tokens[1])
+        await ann.connect(name="Ann")
+        await bo.connect(name="Bo")
+        await ann.recv_type("sync")
+        await bo.recv_type("sync")
+        waiting = bo if ann.legal else ann
+        await waiting.send({"type": "act", "action": "play 2C", "version": waiting.version})
+        reason = str((await waiting.recv_type("error"))["reason"])
+        await ann.close()
+        await bo.close()
+        return reason
+
+    # The engine says "seat 1 may not act now"; the seat reads it of itself.
+    assert run(main()) == "you may not act now"

@@ -17,6 +17,7 @@ and every message each connection received is checked:
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import re
 import time
@@ -26,7 +27,9 @@ from typing import Any
 from pitkit import games
 from pitkit.core.events import Event
 from pitkit.core.match import Match
+from pitkit.core.narrate import Narrator
 from pitkit.server.client import RandomPlayer, TableClient
+from pitkit.server.tables import named
 from tests.server.conftest import ServerThread, run
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDHS]|RJ|BJ)(?![A-Za-z0-9])")
@@ -161,6 +164,12 @@ def _check(server: ServerThread, clients: list[TableClient]) -> int:
     }
     parts = {(c.seat, m["version"]) for c in clients for m in c.log if "view" in m} - wanted
     truth = Truth(header, events, wanted, parts)
+    labels = [seat["label"] for seat in server.table(tid)["seats"]]
+
+    def expected(seat: int | None, version: int) -> dict[str, Any]:
+        """The true view, its sentences naming the seats as the table does."""
+        return named(copy.deepcopy(truth.views[(seat, version)]), Narrator.named(labels, seat))
+
     checked = 0
     for client in clients:
         seat = client.seat
@@ -170,7 +179,7 @@ def _check(server: ServerThread, clients: list[TableClient]) -> int:
             if kind == "sync":
                 version = message["version"]
                 view = {**message["view"], "history": _unworded(message["view"]["history"])}
-                assert view == truth.views[(seat, version)]
+                assert view == expected(seat, version)
             elif kind == "update":
                 version = message["version"]
                 events_seen = _unworded(message["events"])
@@ -178,7 +187,7 @@ def _check(server: ServerThread, clients: list[TableClient]) -> int:
                 if "view" in message:
                     # Less the history (and the match's record when it did not change:
                     # test_play checks that the client's copy stays right).
-                    whole = dict(truth.views[(seat, version)])
+                    whole = expected(seat, version)
                     whole.pop("history", None)
                     if "match" not in message["view"]:
                         whole.pop("match", None)

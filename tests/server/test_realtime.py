@@ -23,7 +23,7 @@ def test_nobody_opens_the_pit_during_the_sorting_period(server: ServerThread) ->
         )
         tid, token = created["table"]["id"], created["seats"][0]["token"]
 
-        async def main() -> tuple[int, float, str | None]:
+        async def main(tid: str, token: str) -> tuple[int, float, str | None]:
             client = TableClient(server.base, tid, token)
             await client.connect(name="Ann")
             sync = await client.recv_type("sync")
@@ -46,7 +46,7 @@ def test_nobody_opens_the_pit_during_the_sorting_period(server: ServerThread) ->
             await client.close()
             return dealer, opened, refusal
 
-        dealer, opened, refusal = run(main())
+        dealer, opened, refusal = run(main(tid, token))
         assert opened >= SORTING - 0.2, (dealer, opened)
         if dealer == 0:
             assert refusal is not None and "sorting period" in refusal

@@ -529,7 +529,8 @@ async def _serve_socket(ws: WebSocket, conn: Conn, table: Table, limits: Limits)
             await _handle(conn, table, parsed)
         except ProtocolError as exc:
             extra = {"match": table.match_no, "version": table.version} if conn.joined else {}
-            conn.send(error(exc.code, exc.reason, ident, **extra))
+            reason = table.narrator(conn.seat).with_names(exc.reason)
+            conn.send(error(exc.code, reason, ident, **extra))
         except Exception:
             # Never let one message take the server down; the table is unchanged.
             log.exception("table %s: message failed", table.id)

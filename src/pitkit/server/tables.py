@@ -253,7 +253,7 @@ class Table:
             "to_act": sorted(match.to_act) if match is not None else [],
             "seats": [seat.info() for seat in self.seats],
             "spectators": len(self.spectators),
-            "outcome": outcome.summary if outcome is not None else None,
+            "outcome": self.narrator(None).with_names(outcome.summary) if outcome else None,
             "problem": self.problem,
             "created": self.created,
         }
@@ -269,17 +269,23 @@ class Table:
         for conn in self._conns():
             conn.send(text)
 
-    def _narrator(self, seat: int | None) -> Narrator:
+    def narrator(self, seat: int | None) -> Narrator:
+        """Who is who at this table, for `seat` (None: a spectator)."""
         return Narrator.named([s.label for s in self.seats], seat)
 
     def _worded(self, events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
         """Events as `seat` saw them, each with its words (`Game.narrate`) in ``text``."""
-        say = self._narrator(seat)
+        say = self.narrator(seat)
         return [{**event, "text": self.game.narrate(event, say)} for event in events]
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The match's view for `seat`, its sentences naming the seats (`named`)."""
+        assert self.match is not None
+        return named(self.match.view(seat), self.narrator(seat))
 
     def _sync_message(self, seat: int | None) -> dict[str, Any]:
         assert self.match is not None
-        view = self.match.view(seat)
+        view = self._view(seat)
         view["history"] = self._worded(view.get("history", []), seat)
         return {
             "type": "sync",
@@ -312,7 +318,7 @@ class Table:
             "over": match.is_over,
         }
         if view:
-            shown = match.view(seat)
+            shown = self._view(seat)
             shown.pop("history", None)
             record = shown.get("match")
             known = self._records.get(seat)
@@ -815,6 +821,24 @@ class Table:
                 await task
         for conn in self._conns():
             conn.close(1012)
+
+
+def named(view: dict[str, Any], say: Narrator) -> dict[str, Any]:
+    """`view` with the engine's sentences in it (each hand's result, the
+    outcomes, a score sheet's notes) calling the seats by name, the reader "you"."""
+    record = view.get("match")
+    for part in (view, record or {}):
+        if part.get("outcome"):
+            part["outcome"] = {
+                **part["outcome"],
+                "summary": say.with_names(part["outcome"]["summary"]),
+            }
+    if record is not None:
+        record["results"] = [say.with_names(text) for text in record["results"]]
+        for line in (record.get("sheet") or {}).get("lines", []):
+            if line.get("note"):
+                line["note"] = say.with_names(line["note"])
+    return view
 
 
 def _clean_name(name: str | None, limit: int) -> str | None:
