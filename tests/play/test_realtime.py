@@ -15,7 +15,6 @@ from pitkit.games.pit import PitMatch, SensibleTrader, StrongTrader
 from pitkit.play.realtime import (
     DEFAULT_THINK,
     Arrival,
-    RealtimeRunner,
     StalledError,
     Table,
     VirtualRun,
@@ -23,6 +22,7 @@ from pitkit.play.realtime import (
     play_virtual,
     think_range,
 )
+from pitkit.play.wallclock import RealtimeRunner
 from tests.games.pit.helpers import stacked_match
 
 GAME = games.get("pit")

@@ -22,7 +22,8 @@ from rich.markup import escape
 from pitkit import bots as bot_registry
 from pitkit.core.game import Game
 from pitkit.core.narrate import Narrator
-from pitkit.play.realtime import Arrival, RealtimeRunner
+from pitkit.play.realtime import Arrival
+from pitkit.play.wallclock import RealtimeRunner
 
 __all__ = ["HUMAN", "TerminalTable", "play_in_terminal", "stdin_lines"]
 

@@ -4,9 +4,9 @@ clock or the wall clock, with bots' think times and Pit's sorting period.
 - `play_match` plays a match of bots to its end, the way its game is played:
   in turns (`turns`), or in real time on a virtual clock (`realtime`).
 - `bots` says what a bot sends now and how long it takes to react.
-- `realtime` holds the arrival-order `Table` (with the sorting period, T3),
-  `VirtualRun` (deterministic, for simulation and search) and
-  `RealtimeRunner` (the asyncio clock, for people and bots together).
+- `realtime` holds the arrival-order `Table` (with the sorting period, T3)
+  and `VirtualRun` (deterministic, for simulation and search); `wallclock`
+  holds `RealtimeRunner` (the asyncio clock, for people and bots together).
 
 The arena, the search bots' playouts, the CLI and the server all play
 through these.
@@ -25,13 +25,13 @@ from pitkit.play.bots import DEFAULT_THINK, RealtimeBot, decide, decider, think_
 from pitkit.play.realtime import (
     Arrival,
     HandTiming,
-    RealtimeRunner,
     StalledError,
     Table,
     VirtualRun,
     play_virtual,
 )
 from pitkit.play.turns import actor, play_turns
+from pitkit.play.wallclock import RealtimeRunner
 
 __all__ = [
     "DEFAULT_THINK",
