@@ -9,7 +9,7 @@ import pytest
 from pitkit import games
 from pitkit.cards import Commodity, PitCard
 from pitkit.core import BadActionError, BadOptionError, IllegalActionError
-from pitkit.games.pit import PENALTY, Accept, Corner, Offer, Phase, PitHand, Rules
+from pitkit.games.pit import PENALTY, Accept, Corner, Offer, Open, Phase, PitHand, Rules
 from pitkit.games.pit.market import Lot
 from tests.games.pit.helpers import holding, stacked_hand, stacked_match
 
@@ -163,13 +163,19 @@ def test_t3_early_trade_needs_cards_the_player_holds() -> None:
     assert points(hand) == [0, 0, 0]
 
 
-def test_t3_the_dealers_own_early_trade_is_refused_with_a_hint() -> None:
-    # A decision of pitkit: the dealer rings the bell, so the dealer's
-    # trade attempt is a slip to correct, not jumping the gun.
+def test_t3_the_dealers_own_early_trade_costs_20_too() -> None:
+    # RULINGS T3: "This holds for the dealer too: the dealer opens the pit,
+    # and trades only after opening it."
     hand = stacked_hand(HANDS, dealer=1, opened=False)
-    with pytest.raises(IllegalActionError, match="you are the dealer: open the pit first"):
-        hand.apply(1, "offer 1 wheat")
-    assert points(hand) == [0, 0, 0]
+    before = hand.view(1)["hand"]
+    events = hand.apply(1, "offer 1 wheat")
+    assert [e.type for e in events] == ["action", "penalty"]
+    assert points(hand) == [0, -20, 0]
+    assert hand.view(1)["hand"] == before and not hand.offers  # nothing was offered
+    assert hand.legal_actions(1) == [Open()]  # the dealer still opens the pit
+    hand.apply(1, "open")
+    hand.apply(1, "offer 1 wheat")
+    assert points(hand) == [0, -20, 0]
 
 
 def test_t3_nothing_else_before_the_opening() -> None:

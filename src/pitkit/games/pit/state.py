@@ -433,15 +433,12 @@ class PitHand(State[PitAction]):
         return None  # a true corner, or a false announcement that costs 20 (T5)
 
     def _check_early(self, player: int, action: PitAction) -> str | None:
-        """Before the opening, a trade attempt by anyone but the dealer is
-        taken, to be penalized (T3). The dealer's is refused with a hint
-        instead: the dealer decides when trading starts."""
+        """Before the opening, a trade attempt by anyone, the dealer too, is
+        taken, to be penalized (T3): nothing is traded, and it costs 20."""
         if isinstance(action, Accept) and action.offer is not None:
             # No offer is open before the opening: this one is of an earlier
             # hand (an acceptance that raced a corner), or of none.
             return self._gone(action.seat, action.offer)
-        if isinstance(action, Offer | Accept) and player == self.dealer:
-            return "you are the dealer: open the pit first (T3)"
         if isinstance(action, Offer):
             return self._check_lot(player, action.lot)
         if isinstance(action, Accept):
