@@ -68,7 +68,7 @@ def pitkit_round(name: str) -> Round:
         start = time.process_time()
         while time.process_time() - start < seconds:
             seed = rng.getrandbits(32)
-            match = game.new_match(seed=seed)
+            match = game.new_match(rules=dict(game.short_match), seed=seed)
             bots = [RandomBot(seed + seat) for seat in range(match.players)]
             decisions += play_match(match, bots, seed)
             matches += 1

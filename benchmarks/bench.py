@@ -23,7 +23,7 @@ def measure(name: str, seconds: float) -> tuple[float, float, float]:
     matches = hands = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        match = game.new_match(seed=matches)
+        match = game.new_match(rules=dict(game.short_match), seed=matches)
         bots = [RandomBot(matches * 10 + seat) for seat in range(match.players)]
         decisions += play_match(match, bots, matches)
         hands += len(match.results)

@@ -82,7 +82,7 @@ def survey(
         n = min(hands_per_seating, hands - result.hands)
         seating = [bot_names[(s - shift) % len(bot_names)] for s in range(seats)]
         shift += 1
-        rules = [*options, f"hand_limit={n}", f"stall_limit={n}", "target=1000000000"]
+        rules = [*options, f"hand_limit={n}", "target=1000000000"]
         match_seed = rng.getrandbits(63)
         match = game.new_match(seats, rules, match_seed)
         bots = [bot_registry.make(game, name, match_seed + s + 1) for s, name in enumerate(seating)]

@@ -55,7 +55,7 @@ def test_typed_commands_while_bots_trade() -> None:
         0.2,
         "quit",
     )
-    options = ["sorting_seconds=0", "hand_limit=3", "stall_limit=3"]
+    options = ["sorting_seconds=0", "hand_limit=3"]
     table = TerminalTable(GAME, seating, 5, options, screen, lines=lines, pace=0.02)
     assert table.match.dealer != 1, "the person does not deal: a bot rings the bell"
     asyncio.run(table.play())

@@ -36,7 +36,7 @@ def random_match(data: st.DataObject, game: Game) -> tuple[Match[Any, Any], rand
             options[info.name] = data.draw(st.booleans(), label=info.name)
     seed = data.draw(st.integers(0, 2**32), label="seed")
     try:
-        match = game.new_match(players, options, seed)
+        match = game.new_match(players, {**game.short_match, **options}, seed)
     except BadOptionError:
         assume(False)
         raise

@@ -185,7 +185,7 @@ def test_the_virtual_run_needs_a_bot_a_seat_and_notices_stuck_bots() -> None:
 
 
 def test_the_asyncio_runner_plays_bots_and_a_person_concurrently() -> None:
-    match = GAME.new_match(3, {"hand_limit": 2, "stall_limit": 2, "trades_per_player": 10}, 4)
+    match = GAME.new_match(3, {"hand_limit": 2, "trades_per_player": 10}, 4)
     assert isinstance(match, PitMatch)
     person = (match.dealer + 2) % 3  # deals neither of the two hands
     players: list[object | None] = [SensibleTrader(s) for s in range(3)]

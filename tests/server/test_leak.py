@@ -126,7 +126,8 @@ async def _play_table(server: ServerThread, name: str, bot_seats: int) -> list[T
     game = games.get(name)
     n = game.default_players
     seats = ["random"] * bot_seats + ["open"] * (n - bot_seats)
-    created = server.create(game=name, seats=seats)
+    # Random players: a short match (Pit's random traders rarely corner).
+    created = server.create(game=name, seats=seats, rules=dict(game.short_match))
     tid = created["table"]["id"]
     clients = [TableClient(server.base, tid, s["token"]) for s in created["seats"]]
     watcher = TableClient(server.base, tid, None)

@@ -105,6 +105,10 @@ class Game:
     are known (`State.redeal_unseen`)."""
     view_type: type | None = None
     """The declared type of `State.view` (a `pitkit.core.views.TableView`)."""
+    short_match: Mapping[str, Any] = field(default_factory=dict)
+    """Rule options that make a match short without changing how a hand is
+    played, for tests and benchmarks of random play (Pit: one hand, as
+    RULINGS T7 lets a table cap the hands; random traders rarely corner)."""
     realtime: bool = False
     """True for games played in real time (Pit): `pitkit play` and `simulate`
     then use the real-time runner in `pitkit.play`."""

@@ -12,7 +12,7 @@ import types
 import typing
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from pitkit.core.errors import BadOptionError
 
@@ -41,6 +41,10 @@ class OptionInfo:
 @dataclass(frozen=True)
 class RuleSet:
     """Base of every game's rules object. Subclasses add fields with `option`."""
+
+    retired: ClassVar[frozenset[str]] = frozenset()
+    """Options a ruling has since removed: still read in old logs and stored
+    tables, and ignored."""
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -80,6 +84,8 @@ class RuleSet:
         known = {f.name for f in dataclasses.fields(cls)}
         values = {}
         for name, value in pairs.items():
+            if name in cls.retired:
+                continue
             if name not in known:
                 raise BadOptionError(
                     f"unknown option {name!r}; options are: {', '.join(sorted(known))}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -507,24 +508,48 @@ def test_the_hand_outcome_ranks_by_points() -> None:
     assert hand.outcome.ranks == (1, 3, 2)
 
 
-# -- pitkit's safety limits ---------------------------------------------------------------------
+# -- stalled hands (T7) -------------------------------------------------------------------
 
 
-def test_the_trade_limit_ends_a_hand_unscored_and_the_stall_limit_the_match() -> None:
+def test_t7_a_stalled_hand_scores_nothing_and_the_same_dealer_deals_again() -> None:
     match = stacked_match(
         ["5 wheat, 4 barley", "4 wheat, 5 barley", "9 corn"], dealer=0, trades_per_player=1
     )
     match.apply(1, "offer 1 wheat")
-    match.apply(0, "corner wheat")  # a penalty stands in an unscored hand
+    match.apply(0, "corner wheat")  # a false corner: its penalty stands (T5)
     for _ in range(3):
         match.apply(0, "offer 1 barley")
         match.apply(1, "accept 0 barley")
         match.apply(0, "withdraw") if 0 in match.current.offers else None
-    assert match.is_over
     result = match.results[0]
     assert result.detail["stalled"] and "no corner after 3 trades" in result.summary
-    assert match.scores == [-20, 0, 0]
-    assert match.outcome is not None and "unscored hands in a row" in match.outcome.summary
+    assert match.scores == [-20, 0, 0]  # the hand itself scored nothing
+    # A match never ends for a stalled hand; the same dealer deals again.
+    assert not match.is_over and len(match.results) == 1
+    assert match.dealer == 0 and match.current.dealer == 0
+
+
+def test_t7_stalled_hands_never_end_a_match_only_t6_does() -> None:
+    match = GAME.new_match(3, {"trades_per_player": 1}, 5)
+    rng = random.Random(5)
+    while len(match.results) < 12 and not match.is_over:
+        seat = rng.choice(sorted(match.to_act))
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+    stalled = [r for r in match.results if r.detail["stalled"]]
+    assert len(stalled) >= 10 and not match.is_over
+    assert max(match.scores) < 500
+
+
+def test_t7_a_hand_cap_is_an_option_off_by_default() -> None:
+    assert Rules().hand_limit is None
+    match = GAME.new_match(3, {"hand_limit": 1}, 5)
+    rng = random.Random(5)
+    while not match.is_over:
+        seat = rng.choice(sorted(match.to_act))
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+    assert len(match.results) == 1 and match.outcome is not None
+    # The option a ruling retired is still read from old logs, and ignored.
+    assert Rules.from_options({"stall_limit": 1}) == Rules()
 
 
 def test_the_idle_limit_ends_a_hand_without_trades() -> None:
@@ -542,7 +567,7 @@ def test_the_hand_limit() -> None:
 
 
 def test_limits_must_be_positive() -> None:
-    for option in ("trades_per_player=0", "idle_limit=0", "stall_limit=0", "hand_limit=0"):
+    for option in ("trades_per_player=0", "idle_limit=0", "hand_limit=0"):
         with pytest.raises(BadOptionError):
             Rules.from_options([option])
 

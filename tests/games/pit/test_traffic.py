@@ -65,7 +65,7 @@ def check_market(match: PitMatch, full: Counter[PitCard]) -> None:
 def test_random_concurrent_traffic_keeps_the_market_sound(
     players: int, options: dict[str, object], bot: str, seed: int
 ) -> None:
-    match = GAME.new_match(players, options, seed)
+    match = GAME.new_match(players, {**GAME.short_match, **options}, seed)
     assert isinstance(match, PitMatch)
     full = deck(match)
     bots = [
@@ -119,7 +119,7 @@ def test_the_kept_legal_actions_are_those_worked_out_afresh(
 ) -> None:
     """Legal actions are listed from parts kept per seat and per holding;
     after every arrival they are the plain list, in the same order."""
-    match = GAME.new_match(players, options, 21)
+    match = GAME.new_match(players, {**GAME.short_match, **options}, 21)
     assert isinstance(match, PitMatch)
     run = VirtualRun(match, [RandomBot(s) for s in range(players)], 21)
 

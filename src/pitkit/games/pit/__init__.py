@@ -60,6 +60,7 @@ GAME = Game(
     heuristic="sensible",
     opponent="sensible",
     belief=belief.sample_unseen,
+    short_match={"hand_limit": 1},
     # The first is the game's reference heuristic (a search bot's guide);
     # the last is the default opponent of `pitkit play`.
     bots={

@@ -1,5 +1,5 @@
 """A match of Pit: hands until someone reaches 500 (T6), with the deal
-passing to the left, and pitkit's safety limits for unattended play."""
+passing to the left; a stalled hand is dealt again by the same dealer (T7)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,9 @@ class PitMatch(Match[PitAction, Rules]):
     """Hands of Pit until a player reaches the target after a hand (T6).
 
     The first dealer is drawn at random; the deal moves clockwise, to the
-    left. Offer numbers run on across hands, so an acceptance that races a
+    left, except after a stalled hand, which scores nothing and is dealt
+    again by the same dealer (T7); only T6 ends a match, or the
+    `hand_limit` a table may set. Offer numbers run on across hands, so an acceptance that races a
     corner names an offer of a finished hand and is refused as such.
     """
 
@@ -39,7 +41,6 @@ class PitMatch(Match[PitAction, Rules]):
         self, rules: Rules, players: int, seed: int | None = None, chance: Chance | None = None
     ) -> None:
         rules.chosen(players)  # BadOption for a table the rules do not fit (T1, T2)
-        self.stalls = 0  # unscored hands in a row
         self.next_offer = 1
         self.previous: str | None = None
         super().__init__(rules, players, seed, chance=chance)
@@ -82,10 +83,10 @@ class PitMatch(Match[PitAction, Rules]):
     def score_hand(self, result: Outcome) -> None:
         for seat, points in enumerate(result.points):
             self.scores[seat] += int(points)
-        self.stalls = self.stalls + 1 if result.detail["stalled"] else 0
         self.next_offer = self.current.next_offer
         self.previous = result.summary
-        self.dealer = (self.dealer + 1) % self.players
+        if not result.detail["stalled"]:  # after a stalled hand the same dealer deals (T7)
+            self.dealer = (self.dealer + 1) % self.players
 
     def match_outcome(self) -> Outcome | None:
         hands = len(self.results)
@@ -96,8 +97,6 @@ class PitMatch(Match[PitAction, Rules]):
             if scores.count(top) > 1:
                 return None
             return self._end(scores, f"after {hands} hands")
-        if self.stalls >= self.rules.stall_limit:
-            return self._end(scores, f"after {self.stalls} unscored hands in a row (stall_limit)")
         if self.rules.hand_limit is not None and hands >= self.rules.hand_limit:
             return self._end(scores, f"after the hand limit of {hands} hands")
         return None

@@ -1,5 +1,5 @@
-"""Pit's rule options (rulings T1-T6), one field per named option, plus the
-pitkit safety limits that let unattended play always end."""
+"""Pit's rule options (rulings T1-T7), one field per named option, with the
+safety limits that end a hand nobody corners (T7)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ __all__ = ["Rules"]
 
 @dataclass(frozen=True)
 class Rules(RuleSet):
-    """The options of Pit; the defaults are the classic game to 500 (T1-T6)."""
+    """The options of Pit; the defaults are the classic game to 500 (T1-T7)."""
+
+    retired = frozenset({"stall_limit"})  # T7: a match never ends for stalled hands
 
     bull_and_bear: bool = option(
         False, "add the Bull (wild, doubles a full corner) and the Bear (penalty), 3-6 players (T2)"
@@ -28,17 +30,18 @@ class Rules(RuleSet):
         30, "real-time seconds of sorting before the dealer may open the pit; 0 in simulation (T3)"
     )
     trades_per_player: int = option(
-        30, "pitkit safety: a hand with this many trades per player and no corner ends unscored"
+        30,
+        "a hand with this many trades per player and no corner is stalled: it scores "
+        "nothing and the same dealer deals again (T7)",
     )
     idle_limit: int = option(
         200,
-        "pitkit safety: a hand with this many market actions in a row and no trade ends unscored",
-    )
-    stall_limit: int = option(
-        1, "pitkit safety: the match ends after this many unscored hands in a row"
+        "a hand with this many market actions in a row and no trade is stalled (T7)",
     )
     hand_limit: int | None = option(
-        None, "pitkit safety: the match ends after this many hands; the highest score wins"
+        None,
+        "end the match after this many hands, the highest score winning; off unless "
+        "a table sets it (T7)",
     )
 
     def __post_init__(self) -> None:
@@ -47,8 +50,8 @@ class Rules(RuleSet):
             raise BadOptionError("target must be at least 1")
         if self.sorting_seconds < 0:
             raise BadOptionError("sorting_seconds cannot be negative")
-        if min(self.trades_per_player, self.idle_limit, self.stall_limit) < 1:
-            raise BadOptionError("trades_per_player, idle_limit and stall_limit must be at least 1")
+        if min(self.trades_per_player, self.idle_limit) < 1:
+            raise BadOptionError("trades_per_player and idle_limit must be at least 1")
         if self.hand_limit is not None and self.hand_limit < 1:
             raise BadOptionError("hand_limit must be at least 1")
         if self.commodities is not None:
