@@ -194,7 +194,7 @@ def test_clones_are_independent(name: str, data: st.DataObject) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_every_action_round_trips_through_text_and_json(name: str) -> None:
     game = games.get(name)
-    match = game.new_match(seed=3)
+    match = game.new_match(rules=dict(game.short_match), seed=3)
     bots = [RandomBot(seat) for seat in range(match.players)]
     while not match.is_over:
         seat = min(match.to_act)

@@ -23,8 +23,10 @@ THREE = "wheat,barley,corn"  # the commodities of a three-seat table
 
 
 def played_match(seed: int, bot: str, rules: list[str] | None = None) -> Match[Any, Any]:
-    """A whole match of Pit between `bot`s, in real time on a virtual clock."""
-    match = GAME.new_match(None, rules, seed=seed)
+    """A short match of Pit (`Game.short_match`) between `bot`s, in real time
+    on a virtual clock."""
+    options = [f"{k}={v}" for k, v in GAME.short_match.items()] + (rules or [])
+    match = GAME.new_match(None, options, seed=seed)
     play_match(match, [bots.make(GAME, bot, seed + s) for s in range(match.players)], seed)
     return match
 
