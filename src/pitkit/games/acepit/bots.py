@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from pitkit.cards import Card, Rank, standard_deck
-from pitkit.core.match import Match
 from pitkit.core.state import State
 from pitkit.games.acepit.actions import AcePitAction, Lead, Respond
 from pitkit.games.acepit.scoring import best_response, best_value, pair_value, single_value
@@ -35,7 +34,7 @@ _ACE = int(Rank.ACE)
 
 def current_hand(state: State[Any]) -> AcePitHand:
     """The Ace Pit hand being played in `state` (a hand or a match)."""
-    hand = state.hand if isinstance(state, Match) else state
+    hand = state.current_hand
     assert isinstance(hand, AcePitHand)
     return hand
 

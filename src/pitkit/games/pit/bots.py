@@ -14,7 +14,6 @@ from typing import Any
 
 from pitkit.cards import Commodity, PitCard
 from pitkit.core.events import Event
-from pitkit.core.match import Match
 from pitkit.core.state import State
 from pitkit.games.pit.actions import Accept, Corner, Offer, Open, PitAction, Withdraw
 from pitkit.games.pit.habits import junk, payment_value, shorter, weakness
@@ -29,7 +28,7 @@ THINK_TIME = (0.5, 1.5)
 
 def current_hand(state: State[Any]) -> PitHand:
     """The Pit hand being played in `state` (a hand or a match)."""
-    hand = state.hand if isinstance(state, Match) else state
+    hand = state.current_hand
     assert isinstance(hand, PitHand)
     return hand
 

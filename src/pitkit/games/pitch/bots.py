@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from pitkit.cards import Card, Rank, Suit
-from pitkit.core.match import Match
 from pitkit.core.state import State
 from pitkit.games.pitch.actions import Bid, Pass, PitchAction, Play, Run, Sell, Steal, Take
 from pitkit.games.pitch.scoring import card_points, trick_winner
@@ -42,7 +41,7 @@ MARGIN = 0.25
 
 def current_hand(state: State[Any]) -> PitchHand:
     """The Pitch hand being played in `state` (a hand or a match)."""
-    hand = state.hand if isinstance(state, Match) else state
+    hand = state.current_hand
     assert isinstance(hand, PitchHand)
     return hand
 

@@ -7,7 +7,6 @@ import random
 from collections import Counter
 from typing import Any
 
-from pitkit.core.match import Match
 from pitkit.core.state import State
 from pitkit.games.pits.actions import Give, Pass, PitsAction, Take
 from pitkit.games.pits.melds import TWO, Meld, pits_rank
@@ -18,7 +17,7 @@ __all__ = ["HeuristicBot", "current_hand"]
 
 def current_hand(state: State[Any]) -> PitsHand:
     """The Pits hand being played in `state` (a hand or a match)."""
-    hand = state.hand if isinstance(state, Match) else state
+    hand = state.current_hand
     assert isinstance(hand, PitsHand)
     return hand
 

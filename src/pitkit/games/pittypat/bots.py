@@ -6,7 +6,6 @@ import random
 from typing import Any
 
 from pitkit.cards import Card
-from pitkit.core.match import Match
 from pitkit.core.state import State
 from pitkit.games.pittypat.actions import Draw, MatchCard, PittyPatAction
 from pitkit.games.pittypat.state import PittyPatHand
@@ -16,7 +15,7 @@ __all__ = ["SensibleBot", "current_hand"]
 
 def current_hand(state: State[Any]) -> PittyPatHand:
     """The Pitty Pat hand being played in `state` (a hand or a match)."""
-    hand = state.hand if isinstance(state, Match) else state
+    hand = state.current_hand
     assert isinstance(hand, PittyPatHand)
     return hand
 
