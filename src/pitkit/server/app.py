@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -28,7 +27,7 @@ from pitkit.core.events import Event
 from pitkit.core.views import json_schema
 from pitkit.server import storage
 from pitkit.server.protocol import Act, ClientMessage, Hello, ProtocolError, error, parse
-from pitkit.server.settings import Limits, TableSettings
+from pitkit.server.settings import Bucket, Limits, TableSettings
 from pitkit.server.storage import Store
 from pitkit.server.tables import Conn, Manager, Table
 
@@ -186,26 +185,6 @@ async def _too_large(send: Send) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-class Bucket:
-    """A token bucket: `rate` a second on average, `burst` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = float(burst)
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        """Whether one more message is allowed now."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 # -- the app ------------------------------------------------------------------------
 
 _STATUS = {
@@ -215,6 +194,7 @@ _STATUS = {
     "no_match": 409,
     "table_full": 409,
     "server_error": 503,
+    "closed": 409,
 }
 
 
@@ -228,9 +208,11 @@ def create_app(
     `started` is called once the app has started (tables loaded), before it serves.
     """
     limits = limits or Limits()
-    store = Store(database_url)
+    store = Store(database_url, timeout=limits.store_seconds)
     manager = Manager(store, limits)
     creates: dict[str, Bucket] = {}
+    logs: dict[tuple[str, int], str] = {}
+    """Finished matches' logs as served, oldest first (a log never changes once over)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -352,7 +334,7 @@ def create_app(
         try:
             settings = TableSettings.from_json(dict(body.settings))
             table, host, tokens = await manager.create(
-                body.game, body.players, body.rules, seats, settings
+                body.game, body.players, body.rules, seats, settings, creator=client
             )
         except ValueError as exc:
             raise HTTPException(400, str(exc)) from None
@@ -429,6 +411,17 @@ def create_app(
             raise HTTPException(_STATUS.get(exc.code, 400), exc.reason) from None
         return table.info()
 
+    @app.delete("/api/tables/{table_id}", tags=["host"])
+    async def close_table(
+        table_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Host: close the table for good. Its bots stop, nobody can move again,
+        and what was played stays readable (the log of a match cut short stays private)."""
+        table = await table_or_404(table_id)
+        host_only(table, authorization)
+        await table.shut("the host closed the table")
+        return table.info()
+
     @app.get(
         "/api/tables/{table_id}/matches/{number}/log",
         tags=["lobby"],
@@ -437,6 +430,9 @@ def create_app(
     async def match_log(table_id: str, number: int) -> PlainTextResponse:
         """A finished match's full log (JSON lines, as `pitkit replay` reads)."""
         table = await table_or_404(table_id)
+        text = logs.get((table.id, number))
+        if text is not None:
+            return PlainTextResponse(text, media_type="application/x-ndjson")
         found = await store.run(lambda conn: storage.read_match_log(conn, table.id, number))
         if found is None:
             raise HTTPException(404, f"table {table_id} has no match {number}")
@@ -444,14 +440,20 @@ def create_app(
         if not over:
             # The full log holds every hidden card and the seed: only once it is over.
             raise HTTPException(409, "the log is published once the match is over")
-        header = {
-            "game": table.game.name,
-            "players": table.players,
-            "rules": table.rules.to_json(),
-            "seed": seed,
-        }
-        lines = [json.dumps(header)] + [json.dumps(Event.from_json(e).to_json()) for e in events]
-        return PlainTextResponse("\n".join(lines) + "\n", media_type="application/x-ndjson")
+        text = logs.get((table.id, number))
+        if text is None:
+            header = {
+                "game": table.game.name,
+                "players": table.players,
+                "rules": table.rules.to_json(),
+                "seed": seed,
+            }
+            # Off the event loop, and kept: a long match's log is megabytes of JSON.
+            text = await asyncio.to_thread(_log_text, header, events)
+            logs[(table.id, number)] = text
+            while len(logs) > limits.logs_cached:
+                del logs[next(iter(logs))]
+        return PlainTextResponse(text, media_type="application/x-ndjson")
 
     @app.get("/healthz", tags=["server"])
     async def health() -> dict[str, Any]:
@@ -490,6 +492,12 @@ def create_app(
             pump.cancel()
 
     return app
+
+
+def _log_text(header: dict[str, Any], events: list[dict[str, Any]]) -> str:
+    """A match's log as JSON lines: the header, then each event in full."""
+    lines = [json.dumps(header)] + [json.dumps(Event.from_json(e).to_json()) for e in events]
+    return "\n".join(lines) + "\n"
 
 
 async def _serve_socket(ws: WebSocket, conn: Conn, table: Table, limits: Limits) -> None:

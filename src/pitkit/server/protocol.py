@@ -9,6 +9,7 @@ changes nothing.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,7 @@ ERRORS: dict[str, str] = {
     "lost_race": "another action arrived first and the action is no longer legal",
     "not_over": "a rematch can be asked for only once the match is over",
     "server_error": "the server could not store the action; nothing changed",
+    "closed": "the table is closed: it takes no more moves",
 }
 
 
@@ -79,6 +81,9 @@ class Simple:
 
 ClientMessage = Hello | Act | Simple
 
+_DEPTH = 16
+"""Deepest nesting of lists and objects a message may have (an action needs three)."""
+
 _FIELDS = {
     "hello": {"type", "token", "name", "match", "version", "views"},
     "act": {"type", "action", "version", "id"},
@@ -99,6 +104,7 @@ def parse(text: str | bytes | None, limit: int) -> ClientMessage:
     except (ValueError, RecursionError):
         # RecursionError: deeply nested arrays within the size limit.
         raise ProtocolError("malformed", "the message is not valid JSON") from None
+    _check_values(data)
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "a message is a JSON object with a type")
     kind = data.get("type")
@@ -127,9 +133,45 @@ def parse(text: str | bytes | None, limit: int) -> ClientMessage:
             raise ProtocolError("malformed", "action is the action's text or its JSON object")
         acted_on = data.get("version")
         if not isinstance(acted_on, int) or not _is_count(acted_on):
-            raise ProtocolError("malformed", "act needs the version it acted on (an integer)")
+            raise ProtocolError(
+                "malformed", "act needs the version it acted on (a whole number below 2^31)"
+            )
         return Act(action, acted_on, ident)
     return Simple(kind, ident)
+
+
+def _check_values(data: Any) -> None:
+    """Refuse what JSON text can spell but no message may hold.
+
+    Python's JSON reader accepts NaN and Infinity, turns 1e400 into infinity
+    and "\\ud800" into a lone surrogate that cannot be written back as UTF-8;
+    any of them deep in an action would otherwise reach the game or a reply.
+    """
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > _DEPTH:
+            raise ProtocolError("malformed", f"the message nests deeper than {_DEPTH} levels")
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ProtocolError(
+                    "malformed", "text in a message must be valid Unicode (a lone \\ud800 is not)"
+                ) from None
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                raise ProtocolError(
+                    "malformed", "messages hold finite numbers only (not NaN or Infinity)"
+                )
+        elif isinstance(value, int):
+            if not -(2**63) <= value < 2**63:
+                raise ProtocolError("malformed", "messages hold numbers below 2^63 only")
+        elif isinstance(value, dict):
+            stack.extend((k, depth + 1) for k in value)
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
 
 
 def _is_id(value: Any) -> bool:
@@ -156,7 +198,7 @@ def _optional_count(data: dict[str, Any], key: str) -> int | None:
     if value is None:
         return None
     if not _is_count(value):
-        raise ProtocolError("malformed", f"{key} is a whole number")
+        raise ProtocolError("malformed", f"{key} is a whole number below 2^31")
     return int(value)
 
 

@@ -6,10 +6,13 @@ agree; each is a plain number a deployment may change through `Limits`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+import os
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Limits", "TableSettings", "database_url"]
+__all__ = ["Bucket", "Limits", "TableSettings", "database_url"]
 
 
 @dataclass(frozen=True)
@@ -34,14 +37,35 @@ class Limits:
     """Messages queued for a client that does not read; beyond it the socket is closed."""
     resync_gap: int = 200
     """Largest number of missed versions sent as events on reconnect; more: a full view."""
-    connections_per_table: int = 64
-    """Players' and spectators' sockets at one table."""
     tables: int = 5000
     """Tables the server holds in memory (waiting, playing, or over with a rematch to offer)."""
     creates_per_minute: int = 60
     """Tables one client address may create per minute."""
     name_chars: int = 40
     """Longest player name."""
+    bot_seconds: float = 3.0
+    """Longest a bot may think about one move (a search budget above it is refused)."""
+    bot_processes: int = field(default_factory=lambda: max(1, (os.cpu_count() or 2) - 1))
+    """Worker processes in which search bots think, one table's bot at a time each
+    (default: a core fewer than the machine has, leaving one to the server)."""
+    bot_actions_per_second: float = 20.0
+    """Moves a table's bots may make a second, together (they wait beyond it)."""
+    match_actions: int = 20_000
+    """Moves after which a match is stopped and its table closed (no real match comes near)."""
+    tables_per_address: int = 50
+    """Waiting or playing tables that one client address may hold at once."""
+    spectators_per_table: int = 32
+    """Spectators' sockets at one table (players' sockets never count against it)."""
+    sockets_per_seat: int = 4
+    """A seat's open sockets; one more closes the oldest (the newest device wins)."""
+    waiting_seconds: float = 3600.0
+    """A table still waiting for players this long after its last change expires."""
+    idle_seconds: float = 600.0
+    """A finished table nobody watches leaves memory after this long (it stays stored)."""
+    store_seconds: float = 10.0
+    """Longest the server waits for the database before answering an error."""
+    logs_cached: int = 64
+    """Finished matches' logs kept ready to serve."""
 
 
 @dataclass(frozen=True)
@@ -59,33 +83,42 @@ class TableSettings:
 
     @staticmethod
     def from_json(data: dict[str, Any] | None) -> TableSettings:
-        """Settings from JSON, checking ranges; ValueError names the problem."""
+        """Settings from JSON, checking types and ranges; ValueError names the problem."""
         data = dict(data or {})
         known = {"bot_delay", "away_timeout", "standin", "listed"}
         unknown = set(data) - known
         if unknown:
+            # repr: a name is the client's text, shown back escaped whatever it holds.
             raise ValueError(
-                f"unknown settings {', '.join(sorted(unknown))}; settings are: "
-                f"{', '.join(sorted(known))}"
+                f"unknown settings {', '.join(sorted(repr(k)[:40] for k in unknown))}; "
+                f"settings are: {', '.join(sorted(known))}"
             )
+
+        def seconds(value: Any, most: float) -> float | None:
+            # NaN fails every comparison and so every range check, but say so plainly anyway.
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                return None
+            if isinstance(value, float) and not math.isfinite(value):
+                return None
+            return float(value) if 0 <= value <= most else None
+
         out = TableSettings()
-        delay = data.get("bot_delay", out.bot_delay)
-        timeout = data.get("away_timeout", out.away_timeout)
+        delay = seconds(data.get("bot_delay", out.bot_delay), 30)
+        timeout = seconds(data.get("away_timeout", out.away_timeout), 86400)
         standin = data.get("standin", out.standin)
         listed = data.get("listed", out.listed)
-        if isinstance(delay, bool) or not isinstance(delay, int | float) or not 0 <= delay <= 30:
+        if delay is None:
             raise ValueError("bot_delay is a number of seconds from 0 to 30")
-        if (
-            isinstance(timeout, bool)
-            or not isinstance(timeout, int | float)
-            or not 0 <= timeout <= 86400
-        ):
+        if timeout is None:
             raise ValueError("away_timeout is a number of seconds from 0 (never) to 86400")
-        if standin is not None and (not isinstance(standin, str) or len(standin) > 40):
+        # A lone surrogate is not printable: it could never be stored or shown.
+        if standin is not None and (
+            not isinstance(standin, str) or len(standin) > 40 or not standin.isprintable()
+        ):
             raise ValueError("standin is a bot name")
         if not isinstance(listed, bool):
             raise ValueError("listed is true or false")
-        return TableSettings(float(delay), float(timeout), standin, listed)
+        return TableSettings(delay, timeout, standin, listed)
 
     def to_json(self) -> dict[str, Any]:
         """These settings as JSON."""
@@ -106,3 +139,31 @@ def database_url(data: str, database: str | None) -> str:
     folder = Path(data)
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{(folder / 'pitkit.sqlite3').resolve()}"
+
+
+class Bucket:
+    """A token bucket: `rate` a second on average, `burst` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        """Whether one more is allowed now (and if so, it is counted)."""
+        self._fill()
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def wait(self) -> float:
+        """Seconds until one more is allowed (0: now)."""
+        self._fill()
+        return max(0.0, (1 - self.tokens) / self.rate)
+
+    def _fill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now

@@ -49,6 +49,7 @@ __all__ = [
     "MatchRecord",
     "SeatRecord",
     "Store",
+    "StoreTimeoutError",
     "TableRecord",
     "metadata",
     "migrate",
@@ -150,6 +151,7 @@ class TableRecord:
     status: str
     match_no: int
     created: float
+    updated: float = 0.0
     seats: list[SeatRecord] = field(default_factory=list)
     match: MatchRecord | None = None
 
@@ -167,7 +169,8 @@ def migrate(engine: Engine) -> None:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for `url`; SQLite gets WAL and full fsync, since a step must survive a crash."""
+    """An engine for `url`; SQLite gets WAL and full fsync, since a step must survive a
+    crash; PostgreSQL gets timeouts (it is fsync'd by default)."""
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False})
 
@@ -181,6 +184,23 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
+    if url.startswith("postgresql"):
+        # A database that hangs must fail a job, not hold the writer thread forever:
+        # bounded connect, statements, lock waits and forgotten transactions, and
+        # keepalives so a dead peer on TCP is noticed (libpq ignores them on a Unix socket).
+        return create_engine(
+            url,
+            pool_pre_ping=True,
+            connect_args={
+                "connect_timeout": 5,
+                "options": "-c statement_timeout=10000 -c lock_timeout=5000"
+                " -c idle_in_transaction_session_timeout=30000",
+                "keepalives": 1,
+                "keepalives_idle": 30,
+                "keepalives_interval": 10,
+                "keepalives_count": 3,
+            },
+        )
     return create_engine(url, pool_pre_ping=True)
 
 
@@ -189,6 +209,13 @@ class _Job:
     fn: Callable[[Connection], Any]
     future: asyncio.Future[Any] | None
     loop: asyncio.AbstractEventLoop | None
+    abandoned: bool = False
+    """Set when the caller stopped waiting: a job not yet begun is then skipped."""
+
+
+class StoreTimeoutError(TimeoutError):
+    """The database did not answer in time. The job may still be committed
+    later, unless it had not begun (then it never is)."""
 
 
 _STOP = object()
@@ -197,10 +224,11 @@ _STOP = object()
 class Store:
     """The database, reached through one writer thread with group commit."""
 
-    def __init__(self, url: str, batch: int = 512) -> None:
+    def __init__(self, url: str, batch: int = 512, timeout: float = 10.0) -> None:
         self.url = url
         self.engine = make_engine(url)
         self.batch = batch
+        self.timeout = timeout
         self._queue: queue.SimpleQueue[_Job | object] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self.commits = 0
@@ -225,11 +253,20 @@ class Store:
     # -- running jobs -------------------------------------------------------
 
     async def run(self, fn: Callable[[Connection], T]) -> T:
-        """Run `fn` in a transaction on the writer thread; return once it is committed."""
+        """Run `fn` in a transaction on the writer thread; return once it is committed.
+
+        Raises `StoreTimeoutError` if that takes longer than the store's timeout
+        (a database that hangs must not leave players without an answer)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        self._queue.put(_Job(fn, future, loop))
-        return await future
+        job = _Job(fn, future, loop)
+        self._queue.put(job)
+        try:
+            async with asyncio.timeout(self.timeout):
+                return await asyncio.shield(future)
+        except TimeoutError:
+            job.abandoned = True
+            raise StoreTimeoutError("the database did not answer in time") from None
 
     def _run(self) -> None:
         conn = self.engine.connect()
@@ -249,7 +286,9 @@ class Store:
                         stop = True
                         break
                     jobs.append(more)  # type: ignore[arg-type]
-                conn = self._commit(conn, jobs)
+                jobs = [job for job in jobs if not job.abandoned]
+                if jobs:
+                    conn = self._commit(conn, jobs)
                 if stop:
                     return
         finally:
@@ -319,6 +358,7 @@ def read_table(conn: Connection, table_id: str) -> TableRecord | None:
         status=row.status,
         match_no=row.match_no,
         created=row.created,
+        updated=row.updated,
     )
     for seat in conn.execute(
         select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
@@ -359,6 +399,17 @@ def load_tables(statuses: tuple[str, ...]) -> Callable[[Connection], list[TableR
         return [r for r in records if r is not None]
 
     return job
+
+
+def stored_version(conn: Connection, table_id: str, number: int) -> int:
+    """The last stored version of a match (-1: none), to check memory against."""
+    row = conn.execute(
+        select(steps_t.c.version)
+        .where(steps_t.c.table_id == table_id, steps_t.c.match_no == number)
+        .order_by(steps_t.c.version.desc())
+        .limit(1)
+    ).first()
+    return -1 if row is None else int(row.version)
 
 
 def read_match_log(
@@ -426,6 +477,7 @@ def save_seat(table_id: str, seat: SeatRecord) -> Callable[[Connection], None]:
             .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat.seat)
             .values(kind=seat.kind, bot=seat.bot, name=seat.name, token_hash=seat.token_hash)
         )
+        conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(updated=time.time()))
 
     return job
 

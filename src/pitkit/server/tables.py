@@ -16,6 +16,7 @@ version 0.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import hashlib
 import hmac
@@ -39,8 +40,9 @@ from pitkit.core.narrate import Narrator
 from pitkit.core.rules import RuleSet
 from pitkit.server import storage
 from pitkit.server.protocol import ProtocolError, error
-from pitkit.server.settings import Limits, TableSettings
+from pitkit.server.settings import Bucket, Limits, TableSettings
 from pitkit.server.storage import SeatRecord, Store, TableRecord
+from pitkit.server.thinking import Thinker
 
 if TYPE_CHECKING:
     from starlette.websockets import WebSocket
@@ -51,6 +53,10 @@ log = logging.getLogger("pitkit.server")
 
 #: How often a real-time bot that chose to wait looks again, at most.
 WAIT_POLL = 0.5
+
+#: Why a table takes no more moves, by status (a closed table's own reason,
+#: when it was given since the server started, is more precise).
+_ENDED = {"expired": "nobody came to play in time", "closed": "the table is closed"}
 
 #: The names bots go by at a table, by seat.
 BOT_NAMES = ("Ada", "Bix", "Cyd", "Dee", "Eko", "Fen", "Gil", "Hal", "Ivy", "Jax")
@@ -81,6 +87,7 @@ class Conn:
         """Whether this client asked for its view in every update (hello's `views`)."""
         self.closed = False
         self.close_code = 1000
+        self.opened = time.monotonic()
         self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
 
     def send(self, message: Mapping[str, Any] | str) -> None:
@@ -158,7 +165,17 @@ class Seat:
 class Table:
     """One table: its seats, its current match, its connections and bots."""
 
-    def __init__(self, record: TableRecord, store: Store, limits: Limits) -> None:
+    def __init__(
+        self,
+        record: TableRecord,
+        store: Store,
+        limits: Limits,
+        thinker: Thinker,
+        rebuilt: Rebuilt | None = None,
+        creator: str | None = None,
+    ) -> None:
+        """`rebuilt` is the stored match replayed (`rebuild`), when the caller
+        did that off the event loop; `creator` the address that created the table."""
         self.id = record.id
         self.game: Game = games.get(record.game)
         self.players = record.players
@@ -170,6 +187,10 @@ class Table:
         self.created = record.created
         self.store = store
         self.limits = limits
+        self.thinker = thinker
+        self.creator = creator
+        self.touched = max(record.created, record.updated)
+        """When anything last happened here (wall-clock seconds), for expiry."""
         self.seats = [
             Seat(s.seat, s.kind, s.bot, s.name, s.token_hash)
             for s in sorted(record.seats, key=lambda s: s.seat)
@@ -177,7 +198,7 @@ class Table:
         self.spectators: set[Conn] = set()
         self.match: Match[Any, Any] | None = None
         self.starts: list[int] = []
-        self.problem: str | None = None
+        self.problem: str | None = _ENDED.get(self.status)
         self.lock = asyncio.Lock()
         self.clock: play.Table | None = None
         """The match's real-time clock (`pitkit.play.Table`): the sorting period
@@ -189,40 +210,35 @@ class Table:
         self._closing = False
         self._records: dict[int | None, tuple[int, int, Any]] = {}
         """Per seat, the (match, version, `match` part of the view) last put in an update."""
+        self._bot_pace = Bucket(limits.bot_actions_per_second, 1)
+        self._recheck: asyncio.Task[None] | None = None
+        self._verify = False
+        """Set when a store failed: memory may be behind what the database holds."""
         if record.match is not None:
-            self._rebuild(record)
+            self._adopt_match(rebuilt or rebuild(self.game, record))
 
     # -- building -----------------------------------------------------------
 
-    def _rebuild(self, record: TableRecord) -> None:
-        """Replay the stored match; a table that does not replay is marked broken."""
-        assert record.match is not None
-        steps = record.match.steps
-        header = {
-            "game": self.game.name,
-            "players": self.players,
-            "rules": record.rules,
-            "seed": record.match.seed,
-        }
-        stored = [e for step in steps for e in step]
-        try:
-            match = self.game.replay(header, [Event.from_json(e) for e in stored])
-            replayed = json.loads(json.dumps([e.to_json() for e in match.log]))
-            if replayed != stored:
-                raise ValueError("the replayed events differ from the stored ones")
-        except Exception as exc:  # a game's bug must not stop the server
-            log.exception("table %s does not replay", self.id)
-            self.status = "broken"
-            self.problem = f"the stored match does not replay: {exc}"
+    def _adopt_match(self, rebuilt: Rebuilt) -> None:
+        """Take the stored match as replayed; one that does not replay marks the table broken."""
+        if rebuilt.match is None:
+            self.status, self.problem = "broken", rebuilt.problem
             return
-        self.match = match
-        self.starts = []
-        at = 0
-        for step in steps:
-            self.starts.append(at)
-            at += len(step)
+        self.match, self.starts = rebuilt.match, rebuilt.starts
         self._new_clock()
         self._new_bots()
+
+    @property
+    def watched(self) -> bool:
+        """Whether anyone has a socket open here."""
+        return bool(self.spectators) or any(seat.conns for seat in self.seats)
+
+    async def expire(self) -> None:
+        """A table that waited too long for its players: stored as expired."""
+        async with self.lock:
+            if self.status == "waiting":
+                await self.store.run(storage.set_status(self.id, "expired"))
+                self.status, self.problem = "expired", _ENDED["expired"]
 
     def start_timers(self) -> None:
         """After a restart nobody is connected: start every player seat's absence timer."""
@@ -374,12 +390,19 @@ class Table:
                 seat = self.seat_for_token(token)
                 if seat is None:
                     raise ProtocolError("bad_token")
-            if len(self._conns()) >= self.limits.connections_per_table:
-                raise ProtocolError("table_full")
+            if seat is None and len(self.spectators) >= self.limits.spectators_per_table:
+                raise ProtocolError("table_full", "the table has as many spectators as it takes")
             if seat is not None and seat.kind == "bot":
                 raise ProtocolError("bad_token", "a bot plays this seat now")
             if seat is not None and seat.kind == "open":
                 await self._claim(seat, name)
+            if seat is not None and len(seat.conns) >= self.limits.sockets_per_seat:
+                # The newest device wins: a player is never locked out of their seat.
+                oldest = min(seat.conns, key=lambda c: c.opened)
+                oldest.send(error("bad_token", "this seat was opened on another device"))
+                oldest.close(4003)
+                seat.conns.discard(oldest)
+            self.touched = time.time()
             conn.table, conn.joined = self, True
             if seat is None:
                 conn.seat = None
@@ -460,10 +483,13 @@ class Table:
 
     async def _claim(self, seat: Seat, name: str | None) -> None:
         """Give an open seat to the player holding its token (stored first)."""
+        if seat.kind == "open" and self.status in ("closed", "expired"):
+            raise ProtocolError("closed", self.problem)
         clean = _clean_name(name, self.limits.name_chars) or f"Player {seat.index + 1}"
         claimed = SeatRecord(seat.index, "player", None, clean, seat.token_hash)
         await self.store.run(storage.save_seat(self.id, claimed))
         seat.kind, seat.bot, seat.name, seat.away = "player", None, clean, False
+        self.touched = time.time()
 
     async def join(self, token: str, name: str | None) -> int:
         """Claim the open seat of `token` over HTTP (or rename one's own); returns the seat."""
@@ -497,8 +523,10 @@ class Table:
         async with self.lock:
             if not 0 <= index < self.players:
                 raise ValueError(f"there is no seat {index}")
+            if self.status in ("closed", "expired"):
+                raise ValueError(f"the table is {self.status}: its seats stay as they are")
             if bot is not None:
-                bot_registry.make(self.game, bot, 0)  # refuses an unknown name
+                self.thinker.check(self.game, bot)
             token = new_token() if bot is None else None
             seat = self.seats[index]
             new = SeatRecord(
@@ -520,7 +548,7 @@ class Table:
                 seat.conns.discard(conn)
             self._bots.pop(index, None)
             if bot is not None and self.match is not None:
-                self._bots[index] = bot_registry.make(self.game, bot, secrets.randbits(32))
+                self._bots[index] = self.thinker.make(self.game, bot, secrets.randbits(32))
             self._broadcast_table()
             if self.status == "waiting" and not any(s.kind == "open" for s in self.seats):
                 await self._start_match()
@@ -564,6 +592,7 @@ class Table:
         events = [e.to_json() for e in match.log]
         await self.store.run(storage.start_match(self.id, number, seed, events))
         self.match, self.match_no, self.starts, self.status = match, number, [0], "playing"
+        self.touched = time.time()
         for seat in self.seats:
             seat.rematch = False
             self._watch_absence(seat)
@@ -587,7 +616,7 @@ class Table:
     def _new_bots(self) -> None:
         """Fresh bots for a new match (a bot may keep memory of the match it plays)."""
         self._bots = {
-            seat.index: bot_registry.make(self.game, seat.bot, secrets.randbits(32))
+            seat.index: self.thinker.make(self.game, seat.bot, secrets.randbits(32))
             for seat in self.seats
             if seat.kind == "bot" and seat.bot is not None
         }
@@ -608,6 +637,10 @@ class Table:
         when the action is refused.
         """
         async with self.lock:
+            if self.status == "closed":
+                raise ProtocolError("closed", self.problem)
+            if self._verify:
+                await self._check_stored()
             match = self.match
             if match is None or self.status not in ("playing", "over"):
                 raise ProtocolError("no_match")
@@ -648,18 +681,17 @@ class Table:
                     ) from None
                 raise ProtocolError("illegal", str(exc)) from None
             except Exception:
-                # An engine bug: the state may be half-changed, so rebuild it from storage.
+                # An engine bug: the state may be half-changed, so go back to before it.
                 log.exception("table %s: the game failed on %s", self.id, move)
-                await self._reload()
+                self._undo(before)
                 raise ProtocolError("illegal", "the game could not apply this action") from None
-            self.starts.append(before)
             outcome = match.outcome.to_json() if match.outcome is not None else None
             try:
                 await self.store.run(
                     storage.append_step(
                         self.id,
                         self.match_no,
-                        self.version,
+                        self.version + 1,
                         seat,
                         str(move),
                         [e.to_json() for e in events],
@@ -667,9 +699,16 @@ class Table:
                     )
                 )
             except Exception:
-                log.exception("table %s: could not store version %d", self.id, self.version)
-                await self._reload()
+                # Nothing may stay applied that is not on disk. A timed-out write may
+                # still land, so the next action first checks what the database holds.
+                log.exception("table %s: could not store version %d", self.id, self.version + 1)
+                self._undo(before)
+                self._verify = True
+                if self._recheck is None or self._recheck.done():
+                    self._recheck = asyncio.create_task(self._check_later())
                 raise ProtocolError("server_error") from None
+            self.starts.append(before)
+            self.touched = time.time()
             if self.clock is not None:
                 self.clock.record(events)
             if outcome is not None:
@@ -680,9 +719,33 @@ class Table:
             if outcome is not None:
                 self._broadcast_table()
             self._signal()
+            if outcome is None and self.version >= self.limits.match_actions:
+                await self._shut(
+                    f"the match was stopped after {self.version:,} moves, "
+                    "the most this server plays in one match"
+                )
             new_version = self.version
         self._schedule_bots()
         return new_version
+
+    async def shut(self, reason: str) -> None:
+        """Close the table for good (the host's choice, or a server limit): no more moves."""
+        async with self.lock:
+            if self.status != "closed":
+                await self._shut(reason)
+
+    async def _shut(self, reason: str) -> None:
+        """Close the table, stored first. Under the lock."""
+        await self.store.run(storage.set_status(self.id, "closed"))
+        self.status, self.problem = "closed", reason
+        for seat in self.seats:
+            if seat.timer is not None:
+                seat.timer.cancel()
+                seat.timer = None
+        for task in self._bot_tasks.values():
+            task.cancel()
+        self._signal()
+        self._broadcast_table()
 
     def _since(self, version: int, seat: int) -> str:
         """What the other seats did since `version`, as `seat` saw it."""
@@ -694,17 +757,48 @@ class Table:
         ]
         return "another action arrived first (" + "; ".join(acts[:5]) + ")"
 
-    async def _reload(self) -> None:
-        """Rebuild the match from storage after a failure, and resync everyone."""
-        record = await self.store.run(lambda conn: storage.read_table(conn, self.id))
-        if record is None or record.match is None:
-            self.match, self.starts = None, []
-            self.status, self.problem = "broken", "the table could not be reloaded"
-        else:
-            self._rebuild(record)
-        self._broadcast_table()
-        if self.match is not None:
-            self._broadcast_sync()
+    def _undo(self, length: int) -> None:
+        """Put the match back as it was when its log had `length` events (after an
+        action the engine or the database failed on), by replaying that much."""
+        assert self.match is not None
+        self.match = self.game.replay(self.match.header(), self.match.log[:length])
+        if self.clock is not None:
+            self.clock.match = self.match
+        self._signal()
+
+    async def _check_later(self) -> None:
+        """Once the database has had time to finish a timed-out write, bring memory
+        in line with it, even if nobody acts meanwhile (trying again while it fails)."""
+        while self._verify and not self._closing:
+            await asyncio.sleep(self.limits.store_seconds)
+            async with self.lock:
+                if self._verify and not self._closing:
+                    with contextlib.suppress(ProtocolError):
+                        await self._check_stored()
+        self._schedule_bots()
+
+    async def _check_stored(self) -> None:
+        """After a failed store: if a write that timed out landed after all,
+        reload the match from the database, so memory and disk agree again.
+        Under the lock; a database still failing refuses the action."""
+        try:
+            stored = await self.store.run(
+                lambda conn: storage.stored_version(conn, self.id, self.match_no)
+            )
+            if stored != self.version:
+                record = await self.store.run(lambda conn: storage.read_table(conn, self.id))
+                if record is None or record.match is None:
+                    raise ValueError("the table is gone from the database")
+                rebuilt = await asyncio.to_thread(rebuild, self.game, record)
+                self._adopt_match(rebuilt)
+                self.status = record.status if rebuilt.match is not None else "broken"
+                self._broadcast_table()
+                if self.match is not None:
+                    self._broadcast_sync()
+        except Exception:
+            log.exception("table %s: the database is still failing", self.id)
+            raise ProtocolError("server_error") from None
+        self._verify = False
 
     def _signal(self) -> None:
         """Wake whatever waits for the next change (real-time bots that chose to wait)."""
@@ -725,7 +819,7 @@ class Table:
                 name = (
                     self.settings.standin if self.settings.standin in names else self.game.opponent
                 )
-                bot = self._standins[index] = bot_registry.make(
+                bot = self._standins[index] = self.thinker.make(
                     self.game, name, secrets.randbits(32)
                 )
             return bot
@@ -765,16 +859,24 @@ class Table:
                 if clock is not None and not clock.is_open and clock.sorting_left() > 0:
                     await asyncio.sleep(clock.sorting_left())  # nobody trades while sorting
                     continue
-                delay = self._think(bot)
+                delay = max(self._think(bot), self._bot_pace.wait())
                 if delay:
                     await asyncio.sleep(delay)
                 match = self.match
                 bot = self._bot_for(index)
                 if match is None or match.is_over or bot is None or index not in match.to_act:
                     return
+                if not self._bot_pace.take():
+                    continue  # the table's bots have made their moves for this moment
                 version, changed = self.version, self._changed
-                # On a copy in a thread: a slow search bot must not hold up the other tables.
-                action = await asyncio.to_thread(play.decide, bot, match.clone(), index)
+                # On a copy, off the event loop: a slow bot must not hold up the other tables.
+                try:
+                    action, thought = await self.thinker.decide(self, bot, match.clone(), index)
+                except (TimeoutError, concurrent.futures.BrokenExecutor):
+                    log.exception("table %s: the bot at seat %d did not decide", self.id, index)
+                    await self._fallback(index)
+                    continue
+                self._keep(index, bot, thought)
                 if action is None:  # a real-time bot waiting for the market to move
                     # asyncio.timeout, not wait_for: on Python 3.11 wait_for may swallow
                     # the cancellation that stops this task.
@@ -797,6 +899,15 @@ class Table:
         except Exception:
             log.exception("table %s: the bot at seat %d failed", self.id, index)
 
+    def _keep(self, index: int, before: Bot, after: Bot) -> None:
+        """Keep the bot as it came back from thinking (a search bot thinks in another
+        process, and returns with its memory and random state moved on), unless
+        the seat changed hands meanwhile."""
+        if self._bots.get(index) is before:
+            self._bots[index] = after
+        elif self._standins.get(index) is before:
+            self._standins[index] = after
+
     async def _fallback(self, index: int) -> None:
         """A bot that keeps choosing refused actions: play a random legal one instead."""
         match = self.match
@@ -810,6 +921,8 @@ class Table:
     async def close(self) -> None:
         """Stop the bots and timers and close every socket (server shutdown)."""
         self._closing = True
+        if self._recheck is not None:
+            self._recheck.cancel()
         for seat in self.seats:
             if seat.timer is not None:
                 seat.timer.cancel()
@@ -821,6 +934,44 @@ class Table:
                 await task
         for conn in self._conns():
             conn.close(1012)
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """A stored match replayed: the match and where each version's events
+    start in its log, or (match None) why it does not replay."""
+
+    match: Match[Any, Any] | None
+    starts: list[int]
+    problem: str | None = None
+
+
+def rebuild(game: Game, record: TableRecord) -> Rebuilt:
+    """Replay a table's stored match (plain CPU work: callers on the event loop
+    run it in a thread). Every replayed event must equal the stored one."""
+    assert record.match is not None
+    steps = record.match.steps
+    header = {
+        "game": game.name,
+        "players": record.players,
+        "rules": record.rules,
+        "seed": record.match.seed,
+    }
+    stored = [e for step in steps for e in step]
+    try:
+        match = game.replay(header, [Event.from_json(e) for e in stored])
+        replayed = json.loads(json.dumps([e.to_json() for e in match.log]))
+        if replayed != stored:
+            raise ValueError("the replayed events differ from the stored ones")
+    except Exception as exc:  # a game's bug must not stop the server
+        log.exception("table %s does not replay", record.id)
+        return Rebuilt(None, [], f"the stored match does not replay: {exc}")
+    starts = []
+    at = 0
+    for step in steps:
+        starts.append(at)
+        at += len(step)
+    return Rebuilt(match, starts)
 
 
 def named(view: dict[str, Any], say: Narrator) -> dict[str, Any]:
@@ -850,24 +1001,36 @@ def _clean_name(name: str | None, limit: int) -> str | None:
 
 
 class Manager:
-    """Every table in memory, and their creation and loading."""
+    """Every table in memory, and their creation, loading, expiry and unloading."""
 
     def __init__(self, store: Store, limits: Limits) -> None:
         self.store = store
         self.limits = limits
+        self.thinker = Thinker(limits)
         self.tables: dict[str, Table] = {}
         self._load_lock = asyncio.Lock()
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def load(self) -> None:
-        """Rebuild every unfinished table from storage (server start)."""
+        """Rebuild every unfinished table from storage (server start), and start
+        sweeping out expired and idle tables."""
         records = await self.store.run(storage.load_tables(("waiting", "playing")))
         for record in records:
-            self._adopt(record)
+            rebuilt = (
+                await asyncio.to_thread(rebuild, games.get(record.game), record)
+                if record.match is not None and record.game in games.names()
+                else None
+            )
+            self._adopt(record, rebuilt)
         log.info("loaded %d unfinished tables", len(records))
+        await self.sweep()
+        self._sweeper = asyncio.create_task(self._sweep_often())
 
-    def _adopt(self, record: TableRecord) -> Table | None:
+    def _adopt(
+        self, record: TableRecord, rebuilt: Rebuilt | None = None, creator: str | None = None
+    ) -> Table | None:
         try:
-            table = Table(record, self.store, self.limits)
+            table = Table(record, self.store, self.limits, self.thinker, rebuilt, creator)
         except ValueError as exc:  # a game or option no longer known
             log.error("table %s cannot be loaded: %s", record.id, exc)
             return None
@@ -875,6 +1038,34 @@ class Manager:
         table.start_timers()
         table._schedule_bots()
         return table
+
+    async def sweep(self) -> None:
+        """Expire tables that waited too long for players (so the table cap frees
+        itself), and unload finished tables nobody watches (they stay stored)."""
+        now = time.time()
+        for table in list(self.tables.values()):
+            if table.watched:
+                continue
+            idle = now - table.touched
+            if table.status == "waiting" and idle > self.limits.waiting_seconds:
+                with contextlib.suppress(Exception):  # the database may be down: next time
+                    await table.expire()
+                    await table.close()
+                    del self.tables[table.id]
+            elif table.status in ("over", "closed", "broken", "expired") and (
+                idle > self.limits.idle_seconds
+            ):
+                await table.close()
+                del self.tables[table.id]
+
+    async def _sweep_often(self) -> None:
+        period = max(0.05, min(self.limits.waiting_seconds, self.limits.idle_seconds) / 4)
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("sweeping tables failed")
 
     async def get(self, table_id: str) -> Table | None:
         """The table `table_id`, from memory or storage (a finished one), or None."""
@@ -888,7 +1079,11 @@ class Manager:
             record = await self.store.run(lambda conn: storage.read_table(conn, table_id))
             if record is None or len(self.tables) >= self.limits.tables:
                 return None
-            return self._adopt(record)
+            rebuilt = None
+            if record.match is not None and record.game in games.names():
+                # Off the event loop: a long match takes a while to replay.
+                rebuilt = await asyncio.to_thread(rebuild, games.get(record.game), record)
+            return self._adopt(record, rebuilt)
 
     async def create(
         self,
@@ -897,6 +1092,7 @@ class Manager:
         rules: Mapping[str, Any],
         seats: list[str | None],
         settings: TableSettings,
+        creator: str | None = None,
     ) -> tuple[Table, str, list[str]]:
         """A new table; returns it, its host token, and every seat's token.
 
@@ -905,6 +1101,16 @@ class Manager:
         """
         if len(self.tables) >= self.limits.tables:
             raise ValueError("the server holds as many tables as it can; try again later")
+        if creator is not None:
+            held = sum(
+                t.creator == creator and t.status in ("waiting", "playing")
+                for t in self.tables.values()
+            )
+            if held >= self.limits.tables_per_address:
+                raise ValueError(
+                    f"you have {held} tables waiting or playing, the most one address may "
+                    "have; close one or let one finish first"
+                )
         game = games.get(game_name)
         usual = game.make_rules(dict(rules)).players() or game.default_players
         n = players if players is not None else max(len(seats), usual)
@@ -914,7 +1120,7 @@ class Manager:
         seats = list(seats) + [None] * (n - len(seats))
         for name in seats:
             if name is not None:
-                bot_registry.make(game, name, 0)
+                self.thinker.check(game, name)
         if settings.standin is not None and settings.standin not in bot_registry.names(game):
             raise ValueError(
                 f"no bot named {settings.standin!r} for {game.name}; "
@@ -941,7 +1147,7 @@ class Manager:
             ],
         )
         await self.store.run(storage.insert_table(record))
-        table = Table(record, self.store, self.limits)
+        table = Table(record, self.store, self.limits, self.thinker, creator=creator)
         self.tables[table.id] = table
         if all(s.kind == "bot" for s in table.seats):
             await table.start()
@@ -949,8 +1155,11 @@ class Manager:
 
     async def close(self) -> None:
         """Stop every table (server shutdown); what was acknowledged is stored already."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in list(self.tables.values()):
             await table.close()
+        self.thinker.close()
 
 
 def _plausible_id(table_id: str) -> bool:
