@@ -10,7 +10,7 @@ import * as store from './store.js';
 /** @typedef {import('./games/contract.js').SeatInfo} SeatInfo */
 
 /** @type {Record<string, string>} */
-const STATUS = {waiting: 'waiting for players', playing: 'playing', over: 'over', broken: 'broken'};
+const STATUS = {waiting: 'waiting for players', playing: 'playing', over: 'over', broken: 'broken', closed: 'closed', expired: 'expired: nobody came'};
 
 /** @type {GameInfo[]} */
 let games = [];

@@ -209,6 +209,17 @@ export async function rename() {
   }
 }
 
+/** The host closes the table for good (after asking): nobody can move there again. */
+export async function closeTable() {
+  const record = store.tableRecord(S.tableId);
+  if (!confirm('Close this table for good? Nobody will be able to play here again.')) return;
+  try {
+    await api(`/api/tables/${S.tableId}`, {method: 'DELETE', token: record && record.host});
+  } catch (error) {
+    toast(errorText(error));
+  }
+}
+
 /** The host starts the match at once; bots play the open seats. */
 export async function startNow() {
   const record = store.tableRecord(S.tableId);

@@ -7,9 +7,13 @@ import * as store from '../store.js';
 import {S, realtime} from './state.js';
 import {seatInfo, seatName, toward} from './seats.js';
 import {ctx} from './ctx.js';
-import {showInvite, startNow} from './dialogs.js';
+import {closeTable, showInvite, startNow} from './dialogs.js';
 
 /** @typedef {import('../games/contract.js').View<any>} View */
+
+/** How the table says it takes no more moves, by status.
+ * @type {Record<string, string>} */
+const ENDED = {broken: 'This table is broken', closed: 'This table is closed', expired: 'This table has expired'};
 
 export function drawFelt() {
   const felt = document.getElementById('felt');
@@ -18,13 +22,13 @@ export function drawFelt() {
   const seats = [];
   for (let i = 0; i < S.table.players; i++) seats.push(seatPlate(i, view));
   const centre = h('div', {class: 'centre-layer'});
+  const ended = ENDED[S.table.status];
+  if (ended) centre.append(h('div', {class: 'centre-box ended', role: 'status'}, h('p', {}, `${ended}: ${S.table.problem}.`)));
   if (view && S.game) {
     centre.append(S.game.centre(view, ctx));
   } else if (S.table.status === 'waiting') {
     centre.append(waitingPanel());
-  } else if (S.table.status === 'broken') {
-    centre.append(h('div', {class: 'centre-box'}, h('p', {}, `This table is broken: ${S.table.problem}`)));
-  } else {
+  } else if (!ended) {
     centre.append(h('div', {class: 'centre-box'}, h('p', {}, 'Loading…')));
   }
   morph(felt, h('div', {}, centre, ...seats));
@@ -84,7 +88,8 @@ function waitingPanel() {
     box.append(
       h('div', {class: 'button-row'},
         h('button', {type: 'button', class: 'primary', onclick: showInvite}, 'Invite friends'),
-        h('button', {type: 'button', class: 'start', onclick: startNow}, 'Start now: bots play the open seats')));
+        h('button', {type: 'button', class: 'start', onclick: startNow}, 'Start now: bots play the open seats'),
+        h('button', {type: 'button', onclick: closeTable}, 'Close the table')));
   } else {
     box.append(h('p', {}, 'The host can start at once; bots then play the open seats until someone takes them.'));
   }
