@@ -409,6 +409,9 @@ def serve(
     tables_per_minute: Annotated[
         int, typer.Option(help="Tables one address may open per minute.", min=1)
     ] = 60,
+    tables_per_address: Annotated[
+        int, typer.Option(help="Waiting or playing tables one address may hold.", min=1)
+    ] = 50,
 ) -> None:
     """Run the game server: tables for every game, played over WebSocket.
 
@@ -420,7 +423,9 @@ def serve(
 
     console.print(f"pitkit server on http://{host}:{port}/  (API: http://{host}:{port}/docs)")
     try:
-        limits = Limits(creates_per_minute=tables_per_minute)
+        limits = Limits(
+            creates_per_minute=tables_per_minute, tables_per_address=tables_per_address
+        )
         run_server(host, port, str(data), database, log_level, limits)
     except (OSError, ValueError) as exc:
         raise _fail(str(exc)) from None
