@@ -31,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -39,7 +41,14 @@ from websockets.exceptions import ConnectionClosed
 from pitkit.server.client import RandomPlayer, TableClient
 
 SERVE = [sys.executable, "-m", "pitkit.cli", "serve"]
-QUIET = ["--log-level", "warning", "--tables-per-minute", "1000000"]
+QUIET = [
+    "--log-level",
+    "warning",
+    "--tables-per-minute",
+    "1000000",
+    "--tables-per-address",
+    "100000",
+]
 
 
 def _free_port() -> int:
@@ -132,7 +141,8 @@ def _clients(
     queue.put(out)
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
+    """The load test's options (benchmarks/hostile.py takes the same)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--game", default="pitty-pat")
@@ -147,14 +157,36 @@ def main() -> None:
     parser.add_argument(
         "--views", action="store_true", help="clients ask for the view in every update, as pages do"
     )
-    args = parser.parse_args()
+    return parser
 
+
+@dataclass(frozen=True)
+class Figures:
+    """What one load test measured: the normal tables' actions and their latency (ms)."""
+
+    clients: int
+    actions_per_second: float
+    p50: float
+    p99: float
+    max: float
+    errors: int
+    matches: int
+    server_cpu: float
+    clients_cpu: float
+    load: tuple[float, float]
+
+
+def measure(args: argparse.Namespace, beside: Callable[[str, float], Any] | None = None) -> Figures:
+    """Start a server, play `args.tables` tables on it, and measure them. `beside`,
+    if given, runs in a process of its own from before the clients start, with the
+    server's URL and the time the measurement ends (benchmarks/hostile.py's strangers)."""
     data = tempfile.mkdtemp(prefix="pitkit-load-", dir=args.data)
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [*SERVE, "--port", str(port), "--data", data, *QUIET],
     )
+    other = None
     try:
         http = httpx.Client(base_url=base, timeout=30)
         deadline = time.monotonic() + 30
@@ -176,10 +208,16 @@ def main() -> None:
             seats += [(created["table"]["id"], s["token"]) for s in created["seats"]]
         http.close()
 
-        queue: Any = multiprocessing.get_context("spawn").Queue()
+        context = multiprocessing.get_context("spawn")
+        queue: Any = context.Queue()
         begin = time.time() + 1.5  # every process's clock starts from the same moment
+        if beside is not None:
+            other = context.Process(
+                target=beside, args=(base, begin + args.warmup + args.seconds), daemon=True
+            )
+            other.start()
         procs = [
-            multiprocessing.get_context("spawn").Process(
+            context.Process(
                 target=_clients,
                 args=(
                     base,
@@ -205,6 +243,8 @@ def main() -> None:
         for p in procs:
             p.join()
     finally:
+        if other is not None:
+            other.terminate()
         server.send_signal(signal.SIGTERM)
         try:
             server.wait(30)
@@ -212,27 +252,39 @@ def main() -> None:
             server.kill()
 
     latencies = sorted(lat for r in results for lat in r["latencies"])
-    errors = sum(r["errors"] for r in results)
-    matches = sum(r["matches"] for r in results)
     if not latencies:
         raise SystemExit("no action was acknowledged")
-    p50 = statistics.median(latencies) * 1000
-    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
-    cpu = (cpu_after - cpu_before) / (args.warmup + args.seconds) if cpu_before >= 0 else -1
+    measured = args.warmup + args.seconds
+    return Figures(
+        clients=len(seats),
+        actions_per_second=len(latencies) / args.seconds,
+        p50=statistics.median(latencies) * 1000,
+        p99=latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
+        max=latencies[-1] * 1000,
+        errors=sum(r["errors"] for r in results),
+        matches=sum(r["matches"] for r in results),
+        server_cpu=(cpu_after - cpu_before) / measured if cpu_before >= 0 else -1,
+        clients_cpu=sum(r["cpu"] for r in results) / (measured + 1.5),
+        load=(load_before, load_after),
+    )
+
+
+def main() -> None:
+    args = parser().parse_args()
+    f = measure(args)
     print(
-        f"{args.game}: {args.tables} tables, {len(seats)} WebSocket clients "
+        f"{args.game}: {args.tables} tables, {f.clients} WebSocket clients "
         f"({args.procs} client processes), think {args.think} s, {args.seconds:.0f} s measured"
     )
     print(
-        f"actions/s {len(latencies) / args.seconds:,.1f}   "
-        f"ack latency p50 {p50:.1f} ms  p99 {p99:.1f} ms  max {latencies[-1] * 1000:.1f} ms"
+        f"actions/s {f.actions_per_second:,.1f}   "
+        f"ack latency p50 {f.p50:.1f} ms  p99 {f.p99:.1f} ms  max {f.max:.1f} ms"
     )
-    print(f"errors (not stale/lost races) {errors}; finished matches {matches}")
-    clients_cpu = sum(r["cpu"] for r in results) / (args.warmup + args.seconds + 1.5)
-    if cpu >= 0:
-        print(f"server CPU {cpu:.0%} of one core; ", end="")
-    print(f"client processes {clients_cpu:.0%} (nice {args.nice})")
-    print(f"load average (1 min) {load_before:.2f} before, {load_after:.2f} after")
+    print(f"errors (not stale/lost races) {f.errors}; finished matches {f.matches}")
+    if f.server_cpu >= 0:
+        print(f"server CPU {f.server_cpu:.0%} of one core; ", end="")
+    print(f"client processes {f.clients_cpu:.0%} (nice {args.nice})")
+    print(f"load average (1 min) {f.load[0]:.2f} before, {f.load[1]:.2f} after")
 
 
 def _cpu(pid: int) -> float:

@@ -94,7 +94,7 @@ def test_search_bots_think_in_another_process_and_come_back_moved_on() -> None:
             assert after is not bot  # a copy, back from the worker process
             assert after.rng.getstate() != bot.rng.getstate()  # type: ignore[attr-defined]
         finally:
-            thinker.close()
+            await thinker.close()
 
     run(main())
 

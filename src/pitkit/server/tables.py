@@ -1159,7 +1159,7 @@ class Manager:
             self._sweeper.cancel()
         for table in list(self.tables.values()):
             await table.close()
-        self.thinker.close()
+        await self.thinker.close()
 
 
 def _plausible_id(table_id: str) -> bool:

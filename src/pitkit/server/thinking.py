@@ -112,9 +112,12 @@ class Thinker:
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
-    def close(self) -> None:
-        """Stop the worker processes (server shutdown)."""
-        self._stop()
+    async def close(self) -> None:
+        """Stop the worker processes (server shutdown), waiting for them to exit:
+        a decision under way ends within the cap."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
 
 
 def _lower_priority() -> None:

@@ -1,0 +1,153 @@
+"""Normal tables beside six hostile clients: does anyone at a normal table notice?
+
+Runs benchmarks/load.py's test twice on fresh servers with the same options:
+once quiet, once with six strangers doing at the same time what an
+adversarial tester found could stall or wear out the server:
+
+1. seating the slowest search bots the server allows at tables of their own;
+2. bot-only marathons as fast as the server lets bots play;
+3. re-reading a finished match's log over and over;
+4. holding idle spectator sockets at every table they can find;
+5. half-sent HTTP requests, kept open (slowloris);
+6. a socket sending malformed messages as fast as it can, reconnecting when closed.
+
+It reports the normal tables' latency from both runs side by side; the goal
+is a hostile p99 within 2x of the quiet one.
+
+    .venv/bin/python benchmarks/hostile.py --tables 100 --seconds 20
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+from load import measure, parser
+
+#: Search bots at the server's cap (`Limits.bot_seconds`, 3 s a move).
+SLOWEST_BOT = "search:3s"
+#: Where the strangers connect from: another loopback address than the normal
+#: clients' (127.0.0.1), as they would come from other machines.
+STRANGER = "127.0.0.2"
+
+
+def strangers(base: str, until: float) -> None:
+    """The six hostile clients, in one process, until wall-clock time `until`."""
+    os.nice(10)  # as the normal clients: strangers are elsewhere on a real network
+
+    async def main() -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=STRANGER)
+        async with httpx.AsyncClient(base_url=base, timeout=30, transport=transport) as http:
+            await asyncio.gather(
+                _thinkers(http),
+                _marathons(http),
+                _log_reader(http),
+                _idle_spectators(http, base),
+                _slowloris(base),
+                _junk(http, base),
+            )
+
+    with contextlib.suppress(TimeoutError):
+        asyncio.run(asyncio.wait_for(main(), until - time.time()))
+
+
+async def _create(http: httpx.AsyncClient, **body: Any) -> str | None:
+    response = await http.post("/api/tables", json=body)
+    return str(response.json()["table"]["id"]) if response.status_code == 201 else None
+
+
+async def _thinkers(http: httpx.AsyncClient) -> None:
+    for _ in range(6):
+        await _create(http, game="pits", seats=[SLOWEST_BOT] * 5, settings={"bot_delay": 0})
+    await asyncio.Event().wait()
+
+
+async def _marathons(http: httpx.AsyncClient) -> None:
+    for _ in range(3):
+        await _create(
+            http,
+            game="pitch",
+            rules={"target": 1000},
+            seats=["random"] * 4,
+            settings={"bot_delay": 0},
+        )
+    await asyncio.Event().wait()
+
+
+async def _log_reader(http: httpx.AsyncClient) -> None:
+    table = await _create(http, game="ace-pit", seats=["random"] * 2, settings={"bot_delay": 0})
+    while table is not None:
+        if (await http.get(f"/api/tables/{table}")).json()["status"] == "over":
+            break
+        await asyncio.sleep(0.2)
+    while True:
+        with contextlib.suppress(httpx.HTTPError):
+            await http.get(f"/api/tables/{table}/matches/1/log")
+
+
+async def _idle_spectators(http: httpx.AsyncClient, base: str) -> None:
+    url = base.replace("http://", "ws://", 1)
+    held = []
+    for table in (await http.get("/api/tables")).json():
+        for _ in range(40):  # more than a table takes
+            with contextlib.suppress(Exception):
+                ws = await connect(
+                    f"{url}/ws/tables/{table['id']}", open_timeout=5, local_addr=(STRANGER, 0)
+                )
+                await ws.send('{"type": "hello"}')
+                held.append(ws)
+    await asyncio.Event().wait()
+
+
+async def _slowloris(base: str) -> None:
+    host, port = base.removeprefix("http://").split(":")
+    writers = []
+    while True:
+        for _ in range(100):
+            with contextlib.suppress(OSError):
+                _, writer = await asyncio.open_connection(host, int(port), local_addr=(STRANGER, 0))
+                writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # never finished
+                writers.append(writer)
+        await asyncio.sleep(1)
+        writers = [w for w in writers if not w.is_closing()][-2000:]
+
+
+async def _junk(http: httpx.AsyncClient, base: str) -> None:
+    url = base.replace("http://", "ws://", 1)
+    table = await _create(http, game="ace-pit", seats=["open", "open"])
+    while True:
+        with contextlib.suppress(Exception):
+            async with connect(
+                f"{url}/ws/tables/{table}", open_timeout=5, local_addr=(STRANGER, 0)
+            ) as ws:
+                await ws.send('{"type": "hello"}')
+                while True:
+                    await ws.send('{"type": "act", "action": "\\u0000", "version": 1e400}')
+        await asyncio.sleep(0.1)
+
+
+def main() -> None:
+    args = parser().parse_args()
+    quiet = measure(args)
+    hostile = measure(args, strangers)
+    print(
+        f"{args.game}: {args.tables} tables, {quiet.clients} WebSocket clients, "
+        f"think {args.think} s, {args.seconds:.0f} s measured each"
+    )
+    print(f"{'':>8} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>7}")
+    for name, f in (("quiet", quiet), ("hostile", hostile)):
+        print(
+            f"{name:>8} {f.actions_per_second:>10,.1f} {f.p50:>8.1f} {f.p99:>8.1f} "
+            f"{f.max:>8.1f} {f.errors:>7}"
+        )
+    print(f"hostile p99 / quiet p99: {hostile.p99 / quiet.p99:.2f} (goal: at most 2)")
+
+
+if __name__ == "__main__":
+    main()
