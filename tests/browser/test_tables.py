@@ -121,3 +121,23 @@ def test_reconnect_and_reload_keep_the_seat(page: Page, tmp_path: Path) -> None:
         finish_and_check(page, server, table_id)
     finally:
         server.stop()
+
+
+def test_the_host_closes_a_waiting_table(page: Page, server: ServerThread) -> None:
+    """The host opens a table with a seat for a friend, then closes it: the page
+    says so in words, and the lobby lists it as closed."""
+    page.goto(server.base + "/")
+    page.get_by_label("Pitty Pat").check()
+    page.fill("#name", "Ann")
+    page.locator("#seats select").first.select_option("open")
+    page.click("#create-button")
+    wait_state(page, "waiting")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Close the table").click()
+    wait_state(page, "closed")
+    expect(page.locator(".centre-box.ended")).to_have_text(
+        "This table is closed: the host closed the table."
+    )
+    screenshot(page, "table-closed")
+    table_id = page.url.split("/t/")[1].split("#")[0]
+    assert server.http.get(f"/api/tables/{table_id}").json()["status"] == "closed"

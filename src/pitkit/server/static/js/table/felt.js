@@ -58,7 +58,7 @@ function seatPlate(i, view) {
     for (const note of S.game.seatNotes(player, view, ctx) || []) notes.push(h('span', {class: 'chip'}, note));
   }
   if (info.kind === 'bot') notes.push(h('span', {class: 'chip bot'}, `${info.bot} bot`));
-  if (info.kind === 'open') notes.push(h('span', {class: 'chip away'}, status === 'waiting' ? 'open seat' : 'open: a bot plays'));
+  if (info.kind === 'open') notes.push(h('span', {class: 'chip away'}, status === 'playing' || status === 'over' ? 'open: a bot plays' : 'open seat'));
   if (info.kind === 'player' && info.away) notes.push(h('span', {class: 'chip away'}, 'away: a bot plays'));
   else if (info.kind === 'player' && !info.connected && i !== S.seat) notes.push(h('span', {class: 'chip away'}, 'offline'));
   if (S.over && info.rematch) notes.push(h('span', {class: 'chip'}, 'wants another game'));
