@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
@@ -64,6 +65,58 @@ def test_options_are_typed_when_built_directly() -> None:
     info = {i.name: i for i in ToyRules.options()}
     assert info["mode"].choices == ("a", "b")
     assert info["limit"].type == "int or none"
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (1.5, "count is a whole number, not 1.5"),
+        (float("inf"), "count is a whole number, not inf"),
+        (float("nan"), "count is a whole number, not nan"),
+        (True, "count is a whole number, not True"),
+        ([3], "count is a whole number"),
+        ("1.5", "count is a whole number"),
+        ("9" * 5000, "count is a whole number"),
+        (2**63, "count is out of range"),
+        (-(2**63) - 1, "count is out of range"),
+        pytest.param(10**5000, "count is out of range", id="10^5000"),
+        (1e300, "count is out of range"),
+        ("99999999999999999999", "count is out of range"),
+        ("7\ud800", "count is not valid text"),
+    ],
+)
+def test_whole_number_options_are_exact(value: object, message: str) -> None:
+    # JSON from a server gives real types: nothing is rounded, nothing huge is kept.
+    with pytest.raises(BadOptionError, match=re.escape(message)):
+        ToyRules.from_options({"count": value})
+
+
+def test_json_values_must_have_the_options_type() -> None:
+    # Text is read only from strings (the CLI's k=v); JSON numbers are not booleans or text.
+    with pytest.raises(BadOptionError, match="flag is on or off, not 1"):
+        ToyRules.from_options({"flag": 1})
+    with pytest.raises(BadOptionError, match="mode is one of a, b, not 1"):
+        ToyRules.from_options({"mode": 1})
+    with pytest.raises(BadOptionError, match=r"limit is a whole number, not 4\.5"):
+        ToyRules.from_options({"limit": 4.5})
+    with pytest.raises(BadOptionError, match="option mode is not valid text"):
+        ToyRules.from_options({"mode": "\udcff"})  # a CLI argument of undecodable bytes
+
+
+def test_exact_values_are_accepted_from_json_and_text() -> None:
+    # 2.0 is a whole number however a client's JSON spells it.
+    assert ToyRules.from_options({"count": 2.0}) == ToyRules(count=2)
+    assert ToyRules.from_options({"count": 2**63 - 1, "limit": -(2**63)}) == ToyRules(
+        count=2**63 - 1, limit=-(2**63)
+    )
+    assert ToyRules.from_options(["count= 11 ", "flag=yes", "limit="]) == ToyRules(
+        count=11, flag=True
+    )
+    assert ToyRules.from_options({"count": "11", "flag": "off", "mode": "b"}) == ToyRules(
+        count=11, mode="b"
+    )
+    with pytest.raises(BadOptionError, match=r"cannot be 2\.0"):
+        ToyRules(count=2.0)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)

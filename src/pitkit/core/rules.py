@@ -20,6 +20,7 @@ __all__ = ["OptionInfo", "RuleSet", "option"]
 
 _TRUE = {"true", "on", "yes", "1"}
 _FALSE = {"false", "off", "no", "0"}
+_INT_LIMIT = 2**63
 
 
 def option(default: Any, doc: str) -> Any:
@@ -71,7 +72,12 @@ class RuleSet:
 
     @classmethod
     def from_options(cls, pairs: Mapping[str, Any] | Iterable[str]) -> Self:
-        """Rules from ``{"name": value}`` or ``["name=value", ...]``; values may be text."""
+        """Rules from ``{"name": value}`` or ``["name=value", ...]``.
+
+        A str value is read as text (``"11"``, ``"on"``); any other value must
+        already have the option's type. For a whole number 2.0 is 2, while 1.5,
+        NaN and True are refused (never rounded), as is anything beyond 64 bits.
+        """
         if not isinstance(pairs, Mapping):
             items: dict[str, Any] = {}
             for pair in pairs:
@@ -131,33 +137,80 @@ def _non_none(hint: Any) -> Any:
 
 
 def _convert(name: str, hint: Any, value: Any) -> Any:
-    """Turn text (or JSON) into the option's type, or raise BadOption."""
+    """Turn text (from the CLI) or JSON (from a server) into the option's type,
+    or raise BadOption. Text is read only from str values: JSON's numbers and
+    booleans must already have the option's type."""
+    if isinstance(value, str) and not _is_unicode(value):
+        raise BadOptionError(f"option {name} is not valid text (it holds a lone surrogate)")
     if _is_optional(hint):
-        if value is None or (isinstance(value, str) and value.lower() in ("none", "")):
+        if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "")):
             return None
         return _convert(name, _non_none(hint), value)
     if hint is bool:
         if isinstance(value, bool):
             return value
-        text = str(value).lower()
-        if text in _TRUE | _FALSE:
-            return text in _TRUE
-        raise BadOptionError(f"option {name} is on or off, not {value!r}")
+        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+        raise BadOptionError(f"option {name} is on or off, not {_shown(value)}")
     if hint is int:
-        if isinstance(value, bool):
-            raise BadOptionError(f"option {name} is a whole number, not {value!r}")
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            raise BadOptionError(f"option {name} is a whole number, not {value!r}") from None
+        return _whole(name, value)
     if typing.get_origin(hint) is typing.Literal:
         for choice in typing.get_args(hint):
-            if str(choice) == str(value):
+            if (isinstance(value, str) and str(choice) == value.strip()) or (
+                type(value) is type(choice) and value == choice
+            ):
                 return choice
-        raise BadOptionError(f"option {name} is one of {', '.join(_choices(hint))}, not {value!r}")
+        raise BadOptionError(
+            f"option {name} is one of {', '.join(_choices(hint))}, not {_shown(value)}"
+        )
     if hint is str:
-        return str(value)
+        if isinstance(value, str):
+            return value
+        raise BadOptionError(f"option {name} is text, not {_shown(value)}")
     raise BadOptionError(f"option {name} has a type that cannot be set from text")
+
+
+def _whole(name: str, value: Any) -> int:
+    """An int option's value: an int, a float with no fraction (2.0), or its text."""
+    wrong = BadOptionError(f"option {name} is a whole number, not {_shown(value)}")
+    if isinstance(value, bool):
+        raise wrong  # True is an int to Python, never a count to a player
+    if isinstance(value, float):
+        # inf and nan are not integers either; 1.5 must not become 1 unnoticed.
+        if not value.is_integer():
+            raise wrong
+        number = int(value)
+    elif isinstance(value, int):
+        number = value
+    elif isinstance(value, str):
+        try:
+            number = int(value.strip())
+        except ValueError:
+            raise wrong from None
+    else:
+        raise wrong
+    if not -_INT_LIMIT <= number < _INT_LIMIT:
+        # What a 64-bit integer holds, so every reader of stored rules can hold it too.
+        raise BadOptionError(f"option {name} is out of range: from -2^63 to 2^63 - 1")
+    return number
+
+
+def _is_unicode(text: str) -> bool:
+    """Whether `text` can be written as UTF-8 (JSON's "\\ud800" escapes cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shown(value: Any) -> str:
+    """A value as an error message quotes it: its repr, cut short."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int of more digits than Python will print
+        return "a number of thousands of digits"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 _HINTS: dict[type, dict[str, Any]] = {}
@@ -172,6 +225,6 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def _check(rules: RuleSet, name: str, value: Any) -> None:
     """Type-check a value given directly to the constructor."""
-    hint = _hints(type(rules))[name]
-    if _convert(name, hint, value) != value or type(value) is not type(_convert(name, hint, value)):
-        raise BadOptionError(f"option {name} cannot be {value!r}")
+    converted = _convert(name, _hints(type(rules))[name], value)
+    if type(converted) is not type(value) or converted != value:
+        raise BadOptionError(f"option {name} cannot be {_shown(value)}")

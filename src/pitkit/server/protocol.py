@@ -13,7 +13,16 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ERRORS", "Act", "ClientMessage", "Hello", "ProtocolError", "Simple", "parse"]
+__all__ = [
+    "ERRORS",
+    "Act",
+    "ClientMessage",
+    "Hello",
+    "ProtocolError",
+    "Simple",
+    "json_problem",
+    "parse",
+]
 
 ERRORS: dict[str, str] = {
     "no_table": "there is no table with this id",
@@ -104,7 +113,9 @@ def parse(text: str | bytes | None, limit: int) -> ClientMessage:
     except (ValueError, RecursionError):
         # RecursionError: deeply nested arrays within the size limit.
         raise ProtocolError("malformed", "the message is not valid JSON") from None
-    _check_values(data)
+    problem = json_problem(data)
+    if problem is not None:
+        raise ProtocolError("malformed", problem)
     if not isinstance(data, dict):
         raise ProtocolError("malformed", "a message is a JSON object with a type")
     kind = data.get("type")
@@ -140,38 +151,35 @@ def parse(text: str | bytes | None, limit: int) -> ClientMessage:
     return Simple(kind, ident)
 
 
-def _check_values(data: Any) -> None:
-    """Refuse what JSON text can spell but no message may hold.
+def json_problem(data: Any, depth: int = _DEPTH) -> str | None:
+    """What is wrong with parsed JSON that no message or request may hold, or None.
 
     Python's JSON reader accepts NaN and Infinity, turns 1e400 into infinity
-    and "\\ud800" into a lone surrogate that cannot be written back as UTF-8;
-    any of them deep in an action would otherwise reach the game or a reply.
+    and "\\ud800" into a lone surrogate that cannot be written back as UTF-8:
+    left in, they would reach a game, a database or an error that quotes them.
     """
     stack: list[tuple[Any, int]] = [(data, 0)]
     while stack:
-        value, depth = stack.pop()
-        if depth > _DEPTH:
-            raise ProtocolError("malformed", f"the message nests deeper than {_DEPTH} levels")
+        value, level = stack.pop()
+        if level > depth:
+            return f"lists and objects nest at most {depth} deep"
         if isinstance(value, str):
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
-                raise ProtocolError(
-                    "malformed", "text in a message must be valid Unicode (a lone \\ud800 is not)"
-                ) from None
+                return "text must be valid Unicode (a lone surrogate such as \\ud800 is not)"
         elif isinstance(value, float):
             if not math.isfinite(value):
-                raise ProtocolError(
-                    "malformed", "messages hold finite numbers only (not NaN or Infinity)"
-                )
+                return "numbers must be finite (not NaN or Infinity)"
         elif isinstance(value, int):
             if not -(2**63) <= value < 2**63:
-                raise ProtocolError("malformed", "messages hold numbers below 2^63 only")
+                return "numbers must be below 2^63"
         elif isinstance(value, dict):
-            stack.extend((k, depth + 1) for k in value)
-            stack.extend((v, depth + 1) for v in value.values())
+            stack.extend((k, level + 1) for k in value)
+            stack.extend((v, level + 1) for v in value.values())
         elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
+            stack.extend((v, level + 1) for v in value)
+    return None
 
 
 def _is_id(value: Any) -> bool:
