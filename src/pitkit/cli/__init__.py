@@ -412,11 +412,31 @@ def serve(
     tables_per_address: Annotated[
         int, typer.Option(help="Waiting or playing tables one address may hold.", min=1)
     ] = 50,
+    connections_per_address: Annotated[
+        int, typer.Option(help="Sockets one address may hold open (HTTP and WebSocket).", min=1)
+    ] = 100,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The URL people reach the server at, e.g. https://pit.example.org: "
+            "invitation links use it, and only its pages may open a WebSocket.",
+            metavar="URL",
+        ),
+    ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A reverse proxy's IP address or network whose X-Forwarded-For and "
+            "X-Forwarded-Proto are believed (repeatable; none: nobody's are).",
+            metavar="ADDR",
+        ),
+    ] = None,
 ) -> None:
     """Run the game server: tables for every game, played over WebSocket.
 
     Open a table with `POST /api/tables` (the API is at /docs) and send each
-    friend their seat's invitation link. Tables survive a restart.
+    friend their seat's invitation link. Tables survive a restart. Behind a
+    reverse proxy, give --public-url and --trusted-proxy (docs/protocol.md).
     """
     from pitkit.server import Limits
     from pitkit.server import serve as run_server
@@ -424,9 +444,20 @@ def serve(
     console.print(f"pitkit server on http://{host}:{port}/  (API: http://{host}:{port}/docs)")
     try:
         limits = Limits(
-            creates_per_minute=tables_per_minute, tables_per_address=tables_per_address
+            creates_per_minute=tables_per_minute,
+            tables_per_address=tables_per_address,
+            connections_per_address=connections_per_address,
         )
-        run_server(host, port, str(data), database, log_level, limits)
+        run_server(
+            host,
+            port,
+            str(data),
+            database,
+            log_level,
+            limits,
+            public_url=public_url,
+            trusted_proxies=tuple(trusted_proxy or ()),
+        )
     except (OSError, ValueError) as exc:
         raise _fail(str(exc)) from None
 

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import sys
 
@@ -25,23 +26,26 @@ def serve(
     database: str | None = None,
     log_level: str = "info",
     limits: Limits | None = None,
+    public_url: str | None = None,
+    trusted_proxies: tuple[str, ...] = (),
 ) -> None:
-    """Run the server until interrupted; SQLite in `data` unless `database` is a URL."""
+    """Run the server until interrupted; SQLite in `data` unless `database` is a URL.
+
+    `public_url` and `trusted_proxies` are `Site`'s (guards.py); ValueError if malformed.
+    """
     import uvicorn
 
+    from pitkit.server.guards import Site, raise_open_files_limit, server_config
+
     limits = limits or Limits()
-    app = create_app(database_url(data, database), limits, started=tune_process)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=limits.frame_bytes,
-        # Messages are a few hundred bytes: compressing each costs more CPU (on both
-        # ends) than it saves in bytes.
-        ws_per_message_deflate=False,
-        lifespan="on",
-    )
+    site = Site(host, public_url, trusted_proxies)
+    app = create_app(database_url(data, database), limits, started=tune_process, site=site)
+    server = uvicorn.Server(server_config(app, limits, port=port, log_level=log_level))
+    raise_open_files_limit()
+    # Ctrl+C stops the server cleanly, then uvicorn raises the signal again to whoever
+    # set a handler before it (uvicorn.run swallows it the same way).
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
 
 
 def tune_process() -> None:

@@ -66,6 +66,13 @@ class Limits:
     """Longest the server waits for the database before answering an error."""
     logs_cached: int = 64
     """Finished matches' logs kept ready to serve."""
+    header_seconds: float = 10.0
+    """Time a client has to send a request's line and headers before its socket is closed."""
+    body_seconds: float = 10.0
+    """Time a client has to send a request's body, from the end of its headers."""
+    connections_per_address: int = 100
+    """Sockets (HTTP and WebSocket) one client address may hold open; more are closed at
+    once. Enough for a few dozen players behind one shared address (a school, a café)."""
 
 
 @dataclass(frozen=True)
