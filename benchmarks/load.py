@@ -48,6 +48,9 @@ QUIET = [
     "1000000",
     "--tables-per-address",
     "100000",
+    # Every client of this test comes from 127.0.0.1; strangers (hostile.py) from elsewhere.
+    "--connections-per-address",
+    "100000",
 ]
 
 

@@ -11,6 +11,7 @@ import httpx
 import uvicorn
 
 from pitkit.server import Limits, create_app
+from pitkit.server.guards import server_config
 from pitkit.server.settings import database_url
 
 
@@ -18,20 +19,22 @@ class ServingThread:
     """uvicorn serving pitkit on 127.0.0.1 in a background thread.
 
     `port=0` picks a free port; a restart passes the old port and data folder.
+    `database` is a database URL to use instead of SQLite in `data`.
     """
 
-    def __init__(self, data: Path, limits: Limits | None = None, port: int = 0) -> None:
+    def __init__(
+        self,
+        data: Path,
+        limits: Limits | None = None,
+        port: int = 0,
+        database: str | None = None,
+    ) -> None:
         self.data = data
+        self.database = database
         self.limits = limits or Limits()
-        self.app = create_app(database_url(str(data), None), self.limits)
-        config = uvicorn.Config(
-            self.app,
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            ws_max_size=self.limits.frame_bytes,
-            lifespan="on",
-        )
+        self.app = create_app(database_url(str(data), database), self.limits)
+        # The guards `pitkit serve` runs, on the app's Site (127.0.0.1 unless it says otherwise).
+        config = server_config(self.app, self.limits, port=port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()

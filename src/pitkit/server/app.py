@@ -15,10 +15,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
+from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket
+from fastapi import Path as InPath
 from fastapi.responses import FileResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.websockets import WebSocketDisconnect
 
 from pitkit import bots as bot_registry
@@ -26,7 +27,16 @@ from pitkit import games
 from pitkit.core.events import Event
 from pitkit.core.views import json_schema
 from pitkit.server import storage
-from pitkit.server.protocol import Act, ClientMessage, Hello, ProtocolError, error, parse
+from pitkit.server.guards import SameOriginSockets, SecurityHeaders, Site, add_docs
+from pitkit.server.protocol import (
+    Act,
+    ClientMessage,
+    Hello,
+    ProtocolError,
+    error,
+    json_problem,
+    parse,
+)
 from pitkit.server.settings import Bucket, Limits, TableSettings
 from pitkit.server.storage import Store
 from pitkit.server.tables import Conn, Manager, Table
@@ -54,24 +64,52 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 # -- request and response bodies (they make the OpenAPI spec) --------------------
 
 
-class CreateTable(BaseModel):
+class _Body(BaseModel):
+    """A request body: exact JSON types (``"3"`` is no number), no unknown fields."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _plain_json(cls, data: Any) -> Any:
+        # Checked before any field, and refused as an HTTPException rather than a
+        # ValueError: FastAPI's 422 quotes the failing input, and a lone surrogate or
+        # NaN in that quote cannot be written as JSON (the client got a 500).
+        if not isinstance(data, dict):
+            raise HTTPException(422, "the body is a JSON object (Content-Type: application/json)")
+        problem = json_problem(data, depth=4)
+        if problem is not None:
+            raise HTTPException(422, f"the body cannot be read: {problem}")
+        return data
+
+
+_Name = Annotated[str, Field(max_length=40)]
+"""A bot's name, or a setting's or rule option's name."""
+
+_OptionValue = Annotated[str, Field(max_length=200)] | int | float | bool | None
+
+
+class CreateTable(_Body):
     """A new table: the game, its rule options, who sits where, how it runs."""
 
     game: str = Field(max_length=32, examples=["pitty-pat"])
     players: int | None = Field(
         default=None, ge=1, le=16, description="Seats (default: the game's usual number)."
     )
-    rules: dict[str, str | int | float | bool | None] = Field(
-        default_factory=dict, description="Rule options by name; see GET /api/games."
+    rules: dict[_Name, _OptionValue] = Field(
+        default_factory=dict,
+        max_length=32,
+        description="Rule options by name; see GET /api/games.",
     )
-    seats: list[str | None] = Field(
+    seats: list[_Name | None] = Field(
         default_factory=list,
         max_length=16,
         description='Per seat, a bot name, or null / "open" for a player (missing: open).',
         examples=[[None, "sensible", "open"]],
     )
-    settings: dict[str, float | bool | str | None] = Field(
+    settings: dict[_Name, float | bool | _Name | None] = Field(
         default_factory=dict,
+        max_length=8,
         description="bot_delay (s), away_timeout (s, 0: never), standin (bot), listed.",
     )
 
@@ -93,17 +131,17 @@ class CreatedTable(BaseModel):
     seats: list[SeatInvite]
 
 
-class Join(BaseModel):
+class Join(_Body):
     """Claim a seat with its token, under a name."""
 
     token: str = Field(max_length=64)
     name: str | None = Field(default=None, max_length=80)
 
 
-class SeatChange(BaseModel):
+class SeatChange(_Body):
     """Host: put a bot in a seat, or reopen it (bot null) with a new invitation."""
 
-    bot: str | None = Field(default=None, max_length=40)
+    bot: _Name | None = None
 
 
 class Joined(BaseModel):
@@ -112,7 +150,7 @@ class Joined(BaseModel):
     seat: int
 
 
-class JudgeQuestion(BaseModel):
+class JudgeQuestion(_Body):
     """A rules question for a game's judge, as `pitkit judge GAME ARGS...` takes it."""
 
     args: list[Annotated[str, Field(max_length=120)]] = Field(
@@ -132,6 +170,13 @@ class Reopened(BaseModel):
     seat: int
     token: str | None
     invite: str | None
+
+
+TableId = Annotated[str, InPath(max_length=64)]
+"""A table's id in a URL (ids are 8 characters; longer is no table, not a 500)."""
+
+Authorization = Annotated[str | None, Header(max_length=200)]
+"""The host's ``Bearer`` token."""
 
 
 # -- limits on HTTP ---------------------------------------------------------------
@@ -202,11 +247,14 @@ def create_app(
     database_url: str,
     limits: Limits | None = None,
     started: Callable[[], None] | None = None,
+    site: Site | None = None,
 ) -> FastAPI:
     """The pitkit server as an ASGI app, storing its tables at `database_url`.
 
     `started` is called once the app has started (tables loaded), before it serves.
+    `site` says where it is reached (guards.py); `app.state.site` keeps it for uvicorn.
     """
+    site = site or Site()
     limits = limits or Limits()
     store = Store(database_url, timeout=limits.store_seconds)
     manager = Manager(store, limits)
@@ -232,10 +280,16 @@ def create_app(
         description="The play protocol over WebSocket is described in docs/protocol.md.",
         version="1",
         lifespan=lifespan,
+        docs_url=None,  # add_docs: Swagger UI from this server, not a CDN
+        redoc_url=None,
     )
+    add_docs(app)
+    app.state.site = site
     app.state.manager = manager
     app.state.store = store
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
+    app.add_middleware(SameOriginSockets, site=site)
+    app.add_middleware(SecurityHeaders, site=site)  # the outermost: on a 413 too
 
     async def table_or_404(table_id: str) -> Table:
         table = await manager.get(table_id)
@@ -251,7 +305,7 @@ def create_app(
             raise HTTPException(403, "this needs the table's host token (Authorization: Bearer)")
 
     def invite(request: Request, table: Table, token: str) -> str:
-        return f"{str(request.base_url).rstrip('/')}/t/{table.id}#token={token}"
+        return f"{site.base_url(request.scope)}/t/{table.id}#token={token}"
 
     @app.get("/api/games", tags=["lobby"])
     async def list_games() -> list[dict[str, Any]]:
@@ -287,7 +341,7 @@ def create_app(
         ]
 
     @app.post("/api/games/{name}/judge", tags=["lobby"])
-    async def judge(name: str, body: JudgeQuestion) -> Verdict:
+    async def judge(name: Annotated[str, InPath(max_length=32)], body: JudgeQuestion) -> Verdict:
         """The game's rules judge: `{"args": ["8H", "7H 9H"]}` as in `pitkit judge`.
 
         Pages use it to explain a selection (Pits: its readings and whether it
@@ -306,7 +360,8 @@ def create_app(
 
     @app.get("/api/tables", tags=["lobby"])
     async def list_tables(
-        status: str | None = None, game: str | None = None
+        status: Annotated[str | None, Query(max_length=16)] = None,
+        game: Annotated[str | None, Query(max_length=32)] = None,
     ) -> list[dict[str, Any]]:
         """The listed tables in memory (waiting, playing, or over), newest first."""
         out = [
@@ -351,12 +406,12 @@ def create_app(
         )
 
     @app.get("/api/tables/{table_id}", tags=["lobby"])
-    async def get_table(table_id: str) -> dict[str, Any]:
+    async def get_table(table_id: TableId) -> dict[str, Any]:
         """A table's status: seats, match number, version, who may act, outcome."""
         return (await table_or_404(table_id)).info()
 
     @app.post("/api/tables/{table_id}/join", tags=["lobby"])
-    async def join(table_id: str, body: Join) -> Joined:
+    async def join(table_id: TableId, body: Join) -> Joined:
         """Claim the open seat the token belongs to (or rename oneself)."""
         table = await table_or_404(table_id)
         try:
@@ -366,11 +421,11 @@ def create_app(
 
     @app.put("/api/tables/{table_id}/seats/{seat}", tags=["host"])
     async def change_seat(
-        table_id: str,
-        seat: int,
+        table_id: TableId,
+        seat: Annotated[int, InPath(ge=0, le=15)],
         body: SeatChange,
         request: Request,
-        authorization: Annotated[str | None, Header()] = None,
+        authorization: Authorization = None,
     ) -> Reopened:
         """Host: seat a bot, or reopen the seat with a new invitation (old token void)."""
         table = await table_or_404(table_id)
@@ -386,9 +441,7 @@ def create_app(
         )
 
     @app.post("/api/tables/{table_id}/start", tags=["host"])
-    async def start(
-        table_id: str, authorization: Annotated[str | None, Header()] = None
-    ) -> dict[str, Any]:
+    async def start(table_id: TableId, authorization: Authorization = None) -> dict[str, Any]:
         """Host: start without waiting; bots play the open seats until people claim them."""
         table = await table_or_404(table_id)
         host_only(table, authorization)
@@ -399,9 +452,7 @@ def create_app(
         return table.info()
 
     @app.post("/api/tables/{table_id}/rematch", tags=["host"])
-    async def rematch(
-        table_id: str, authorization: Annotated[str | None, Header()] = None
-    ) -> dict[str, Any]:
+    async def rematch(table_id: TableId, authorization: Authorization = None) -> dict[str, Any]:
         """Host: start the next match with the same seats now."""
         table = await table_or_404(table_id)
         host_only(table, authorization)
@@ -412,9 +463,7 @@ def create_app(
         return table.info()
 
     @app.delete("/api/tables/{table_id}", tags=["host"])
-    async def close_table(
-        table_id: str, authorization: Annotated[str | None, Header()] = None
-    ) -> dict[str, Any]:
+    async def close_table(table_id: TableId, authorization: Authorization = None) -> dict[str, Any]:
         """Host: close the table for good. Its bots stop, nobody can move again,
         and what was played stays readable (the log of a match cut short stays private)."""
         table = await table_or_404(table_id)
@@ -427,7 +476,9 @@ def create_app(
         tags=["lobby"],
         response_class=PlainTextResponse,
     )
-    async def match_log(table_id: str, number: int) -> PlainTextResponse:
+    async def match_log(
+        table_id: TableId, number: Annotated[int, InPath(ge=1, le=2**31 - 1)]
+    ) -> PlainTextResponse:
         """A finished match's full log (JSON lines, as `pitkit replay` reads)."""
         table = await table_or_404(table_id)
         text = logs.get((table.id, number))
