@@ -414,3 +414,12 @@ def test_a_finished_table_is_replayed_off_the_event_loop(
         assert result["info"].json()["status"] == "over"
     finally:
         restarted.stop()
+
+
+def test_one_address_hammering_a_url_is_slowed(make_server: Callable[..., ServerThread]) -> None:
+    """A client re-reading one URL as fast as it can meets a 429; the rate refills."""
+    server = make_server(requests_per_second=5, request_burst=10)
+    codes = [server.http.get("/healthz").status_code for _ in range(15)]
+    assert codes[:10] == [200] * 10 and 429 in codes[10:]
+    time.sleep(0.5)
+    assert server.http.get("/healthz").status_code == 200

@@ -27,7 +27,7 @@ from pitkit import games
 from pitkit.core.events import Event
 from pitkit.core.views import json_schema
 from pitkit.server import storage
-from pitkit.server.guards import SameOriginSockets, SecurityHeaders, Site, add_docs
+from pitkit.server.guards import RequestRate, SameOriginSockets, SecurityHeaders, Site, add_docs
 from pitkit.server.protocol import (
     Act,
     ClientMessage,
@@ -289,6 +289,7 @@ def create_app(
     app.state.store = store
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
     app.add_middleware(SameOriginSockets, site=site)
+    app.add_middleware(RequestRate, limits=limits, site=site)
     app.add_middleware(SecurityHeaders, site=site)  # the outermost: on a 413 too
 
     async def table_or_404(table_id: str) -> Table:

@@ -73,6 +73,10 @@ class Limits:
     connections_per_address: int = 100
     """Sockets (HTTP and WebSocket) one client address may hold open; more are closed at
     once. Enough for a few dozen players behind one shared address (a school, a café)."""
+    requests_per_second: float = 50.0
+    """HTTP requests one address may make a second, on average (more: 429)."""
+    request_burst: int = 200
+    """HTTP requests one address may make at once before the rate applies."""
 
 
 @dataclass(frozen=True)
