@@ -11,7 +11,7 @@ $(BIN)/pitkit: pyproject.toml
 	touch $@
 
 $(VENV)/.dev: $(BIN)/pitkit
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,postgres]'
 	touch $@
 
 run: $(BIN)/pitkit
@@ -35,22 +35,29 @@ node_modules/.bin/tsc: package.json package-lock.json
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -q
 	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
 
-test: lint /usr/bin/chromium
-	$(BIN)/pytest
+# The storage and server tests run on SQLite and on PostgreSQL: tests/postgres.py
+# starts a throwaway server from Debian's packages, installed here when missing.
+# PITKIT_REQUIRE_POSTGRES=1: here a missing PostgreSQL fails those tests (elsewhere they skip).
+/usr/lib/postgresql:
+	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -q
+	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql
+
+test: lint /usr/bin/chromium /usr/lib/postgresql
+	PITKIT_REQUIRE_POSTGRES=1 $(BIN)/pytest
 	$(MAKE) test-compiled
 
 # The build `pip install .` makes, with the games' engines compiled by mypyc
 # (hatch_build.py, docs/performance.md), in a venv of its own: every test
 # but the browser's passes there too.
 COMPILED := .venv-compiled
-test-compiled: $(VENV)/.dev
+test-compiled: $(VENV)/.dev /usr/lib/postgresql
 	test -x $(COMPILED)/bin/python || $(PYTHON) -m venv $(COMPILED)
-	HATCH_BUILD_NO_HOOKS=true $(COMPILED)/bin/pip install -q '.[dev]'  # the dependencies
+	HATCH_BUILD_NO_HOOKS=true $(COMPILED)/bin/pip install -q '.[dev,postgres]'  # the dependencies
 	$(COMPILED)/bin/pip install -q --force-reinstall --no-deps .
 	cd / && $(CURDIR)/$(COMPILED)/bin/python -c \
 		"from importlib import import_module as i; g = 'acepit pit pitch pits pittypat'.split(); \
 		p = [i(f'pitkit.games.{n}.state').__file__ for n in g]; assert all(f.endswith('.so') for f in p), p"
-	$(COMPILED)/bin/pytest --ignore=tests/browser
+	PITKIT_REQUIRE_POSTGRES=1 $(COMPILED)/bin/pytest --ignore=tests/browser
 
 clean:
 	rm -rf $(VENV) $(COMPILED) .mypy_cache .pytest_cache .ruff_cache

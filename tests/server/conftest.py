@@ -1,8 +1,11 @@
-"""A real server on a free loopback port, in a thread, with its own database."""
+"""A real server on a free loopback port, in a thread, with its own database:
+every test that takes `server` or `database` runs once on SQLite and once on
+PostgreSQL (a throwaway server, tests/postgres.py)."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +14,8 @@ from typing import Any
 import pytest
 
 from pitkit.server import Limits
+from pitkit.server.settings import database_url
+from tests.postgres import REQUIRE_ENV, PostgresServer, PostgresUnavailableError
 from tests.serving import ServingThread
 
 FAST = Limits(rate=100_000, burst=100_000)
@@ -44,10 +49,40 @@ class ServerThread(ServingThread):
             time.sleep(0.02)
 
 
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the whole session, started on first use."""
+    try:
+        pg = PostgresServer()
+    except PostgresUnavailableError as exc:
+        missing = str(exc)
+    else:
+        missing = ""
+    if missing:
+        # CI and `make test` must not pass by skipping: there it is a failure.
+        if os.environ.get(REQUIRE_ENV) == "1":
+            pytest.fail(f"{missing} ({REQUIRE_ENV}=1)", pytrace=False)
+        pytest.skip(missing)
+    try:
+        pg.start()
+        yield pg
+    finally:
+        pg.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty database's URL: SQLite in `tmp_path`, or one on the PostgreSQL server."""
+    if request.param == "sqlite":
+        return database_url(str(tmp_path), None)
+    pg: PostgresServer = request.getfixturevalue("postgres")
+    return pg.new_database()
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerThread]:
+def server(tmp_path: Path, database: str) -> Iterator[ServerThread]:
     # Test clients act as fast as they can: far above the rate limit meant for people.
-    s = ServerThread(tmp_path, FAST)
+    s = ServerThread(tmp_path, FAST, database=database)
     yield s
     s.stop()
 

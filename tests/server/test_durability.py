@@ -1,21 +1,21 @@
 """SIGKILL the server in the middle of many games: every acknowledged action survives,
-and every game goes on after a restart."""
+and every game goes on after a restart (on SQLite and on PostgreSQL)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
+from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from pitkit.server.client import RandomPlayer, TableClient
@@ -32,24 +32,31 @@ def _free_port() -> int:
 
 
 class Process:
-    """`pitkit serve` as a child process on a loopback port."""
+    """`pitkit serve` as a child process on a loopback port; SQLite in `data`
+    unless `database` is another database's URL."""
 
-    def __init__(self, data: Path, port: int) -> None:
+    def __init__(self, data: Path, port: int, database: str) -> None:
         self.base = f"http://127.0.0.1:{port}"
+        # SQLite through --data alone, as people run it; anything else through --database.
+        other = [] if database.startswith("sqlite") else ["--database", database]
         self.proc = subprocess.Popen(
-            [*SERVE, "--port", str(port), "--data", str(data), "--log-level", "warning"],
+            [*SERVE, "--port", str(port), "--data", str(data), *other, "--log-level", "warning"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
         self.http = httpx.Client(base_url=self.base, timeout=10)
-        deadline = time.monotonic() + 30
-        while True:
-            assert self.proc.poll() is None, self.proc.stderr.read() if self.proc.stderr else ""
-            with contextlib.suppress(httpx.TransportError):
-                if self.http.get("/healthz").status_code == 200:
-                    return
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                assert self.proc.poll() is None, self.proc.stderr.read() if self.proc.stderr else ""
+                with contextlib.suppress(httpx.TransportError):
+                    if self.http.get("/healthz").status_code == 200:
+                        return
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+        except BaseException:
+            self.kill()
+            raise
 
     def create(self, **body: Any) -> dict[str, Any]:
         response = self.http.post("/api/tables", json=body)
@@ -62,11 +69,14 @@ class Process:
         return info
 
     def kill(self) -> None:
-        os.kill(self.proc.pid, signal.SIGKILL)
+        """SIGKILL: no shutdown, no last commit (Popen.kill, safe once the process is gone)."""
+        self.proc.kill()
         self.proc.wait(10)
         self.http.close()
 
     def stop(self) -> None:
+        if self.proc.poll() is not None:
+            return
         self.proc.terminate()
         try:
             self.proc.wait(15)
@@ -92,9 +102,24 @@ async def _watch(client: TableClient, seen: dict[str, int], until: float) -> Non
                     seen[client.url] = message["version"]
 
 
-def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
+@pytest.fixture
+def serve(tmp_path: Path, database: str) -> Iterator[Callable[[], Process]]:
+    """Starts `pitkit serve` on one port and database, as often as asked; whatever
+    the test's outcome, no server outlives it."""
     port = _free_port()
-    server = Process(tmp_path, port)
+    started: list[Process] = []
+
+    def start() -> Process:
+        started.append(Process(tmp_path, port, database))
+        return started[-1]
+
+    yield start
+    for process in started:
+        process.stop()
+
+
+def test_sigkill_loses_no_acknowledged_action(serve: Callable[[], Process], database: str) -> None:
+    server = serve()
     slow_bots = {"bot_delay": 0.01, "away_timeout": 0}
     bot_tables = [
         server.create(game=g, seats=["random"] * n, settings=slow_bots)["table"]["id"]
@@ -124,50 +149,48 @@ def test_sigkill_loses_no_acknowledged_action(tmp_path: Path) -> None:
     assert len(acked) > 100 and len(seen) == len(bot_tables)
 
     # Every acknowledged action is in the database, as it was acknowledged.
-    db = sqlite3.connect(tmp_path / "pitkit.sqlite3")
-    stored = {
-        (t, m, v): a
-        for t, m, v, a in db.execute("SELECT table_id, match_no, version, action FROM steps")
-    }
-    db.close()
+    engine = create_engine(database)
+    with engine.connect() as db:
+        stored = {
+            (t, m, v): a
+            for t, m, v, a in db.execute(
+                text("SELECT table_id, match_no, version, action FROM steps")
+            )
+        }
+    engine.dispose()
     for table_id, match, version, action in acked:
         assert stored.get((table_id, match, version)) == action
     print(f"{len(acked)} acknowledged actions, {len(stored)} steps stored")
 
     # After a restart every table is back, at least as far as anyone was told.
-    server = Process(tmp_path, port)
-    try:
-        for url, version in seen.items():
-            info = server.table(url.rsplit("/", 1)[1])
-            assert info["version"] >= version or info["match"] > 1
+    server = serve()
+    for url, version in seen.items():
+        info = server.table(url.rsplit("/", 1)[1])
+        assert info["version"] >= version or info["match"] > 1
+    for p in players:
+        tid = p.client.url.rsplit("/", 1)[1]
+        mine = p.acked
+        if mine:
+            info = server.table(tid)
+            assert info["match"] > mine[-1][0] or info["version"] >= mine[-1][1]
+
+    # And every game goes on: bots by themselves, players when they come back.
+    before = {tid: server.table(tid)["version"] for tid in bot_tables}
+    resumed = [(t["table"]["id"], server.table(t["table"]["id"])["version"]) for t in client_tables]
+
+    async def second_run() -> None:
+        until = time.monotonic() + 2.0
         for p in players:
-            tid = p.client.url.rsplit("/", 1)[1]
-            mine = p.acked
-            if mine:
-                info = server.table(tid)
-                assert info["match"] > mine[-1][0] or info["version"] >= mine[-1][1]
+            p.pending = None
+        await asyncio.gather(*(_resume(p, until) for p in players))
 
-        # And every game goes on: bots by themselves, players when they come back.
-        before = {tid: server.table(tid)["version"] for tid in bot_tables}
-        resumed = [
-            (t["table"]["id"], server.table(t["table"]["id"])["version"]) for t in client_tables
-        ]
-
-        async def second_run() -> None:
-            until = time.monotonic() + 2.0
-            for p in players:
-                p.pending = None
-            await asyncio.gather(*(_resume(p, until) for p in players))
-
-        run(second_run())
-        for tid in bot_tables:
-            info = server.table(tid)
-            assert info["status"] == "over" or info["version"] > before[tid]
-        for tid, version in resumed:
-            info = server.table(tid)
-            assert info["status"] == "over" or info["version"] > version
-    finally:
-        server.stop()
+    run(second_run())
+    for tid in bot_tables:
+        info = server.table(tid)
+        assert info["status"] == "over" or info["version"] > before[tid]
+    for tid, version in resumed:
+        info = server.table(tid)
+        assert info["status"] == "over" or info["version"] > version
 
 
 async def _resume(player: RandomPlayer, until: float) -> None:

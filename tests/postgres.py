@@ -1,0 +1,149 @@
+"""A throwaway PostgreSQL server for the tests, from the OS's packages.
+
+`PostgresServer` runs `initdb` in a temporary folder and `pg_ctl start` with
+the server listening only on a Unix socket in that folder (no TCP port, so
+nothing else on the machine can reach it or clash with it), and hands out a
+fresh, empty database per test. fsync stays on: the durability tests need the
+commits a real deployment would make.
+
+initdb refuses to run as root, and CI runs as root: then the server runs as
+`nobody`, owning its folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import itertools
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+__all__ = ["REQUIRE_ENV", "PostgresServer", "PostgresUnavailableError", "find_bin"]
+
+REQUIRE_ENV = "PITKIT_REQUIRE_POSTGRES"
+"""Set to 1 (`make test` does) and a missing PostgreSQL fails the tests instead of skipping them."""
+
+_USER = "pitkit"
+
+
+class PostgresUnavailableError(RuntimeError):
+    """PostgreSQL's programs or the psycopg driver are not installed here."""
+
+
+def find_bin() -> Path:
+    """The folder of `initdb` and `pg_ctl`: Debian's newest, else the PATH's."""
+    debian = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+        key=lambda p: int(Path(p).parts[-3]) if Path(p).parts[-3].isdigit() else 0,
+    )
+    if debian:
+        return Path(debian[-1]).parent
+    initdb = shutil.which("initdb")
+    if initdb and shutil.which("pg_ctl"):
+        return Path(initdb).parent
+    raise PostgresUnavailableError(
+        "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb nor initdb on PATH): "
+        "`apt-get install postgresql` (make test does)"
+    )
+
+
+class PostgresServer:
+    """One PostgreSQL server in a temporary folder, reached by a Unix socket there."""
+
+    def __init__(self) -> None:
+        try:
+            import psycopg  # noqa: F401  (checked here so a missing driver is reported once)
+        except ImportError as exc:
+            raise PostgresUnavailableError(
+                "the psycopg driver is not installed: pip install -e '.[dev,postgres]'"
+            ) from exc
+        self.bin = find_bin()
+        # Short, in /tmp: a Unix socket's path may hold at most 107 bytes.
+        self.dir = Path(tempfile.mkdtemp(prefix="pitkit-pg-", dir="/tmp"))
+        self.data = self.dir / "data"
+        self.log = self.dir / "log"
+        self._as: list[str] = []
+        self._names = itertools.count(1)
+        self.running = False
+        if os.geteuid() == 0:
+            nobody = pwd.getpwnam("nobody")
+            os.chown(self.dir, nobody.pw_uid, nobody.pw_gid)
+            self._as = ["runuser", "-u", "nobody", "--"]
+
+    def _run(self, *args: str) -> None:
+        done = subprocess.run(
+            [*self._as, *args],
+            cwd=self.dir,  # `nobody` may not read the caller's folder
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        if done.returncode != 0:
+            log = self.log.read_text() if self.log.exists() else ""
+            raise RuntimeError(f"{' '.join(args)} failed:\n{done.stdout}{done.stderr}{log}")
+
+    def start(self) -> None:
+        """Create the cluster and start the server; wait until it accepts connections."""
+        # --no-sync only skips syncing the new cluster's files at the end of initdb;
+        # the server itself keeps fsync on.
+        self._run(
+            str(self.bin / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            _USER,
+            "--auth=trust",
+            "--encoding=UTF8",
+            "--locale=C",
+            "--no-sync",
+        )
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "start",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.log),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            f"-c listen_addresses='' -k {self.dir} -c shared_buffers=32MB",
+        )
+        self.running = True
+
+    def stop(self) -> None:
+        """Stop the server (fast: roll back open sessions) and remove its folder."""
+        if self.running:
+            with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
+                self._run(str(self.bin / "pg_ctl"), "stop", "-D", str(self.data), "-m", "fast")
+            self.running = False
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def url(self, database: str) -> str:
+        """The SQLAlchemy URL of `database` on this server."""
+        return f"postgresql+psycopg://{_USER}@/{database}?host={self.dir}"
+
+    def new_database(self) -> str:
+        """A new, empty database's URL."""
+        import psycopg
+        from psycopg import sql
+
+        name = f"t{os.getpid()}_{next(self._names)}"
+        with psycopg.connect(
+            dbname="postgres", user=_USER, host=str(self.dir), autocommit=True
+        ) as conn:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        return self.url(name)
+
+    def __enter__(self) -> PostgresServer:
+        self.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
