@@ -21,14 +21,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
+import statistics
 import time
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
 
-from load import measure, parser
+from load import Figures, measure, parser
 
 #: Search bots at the server's cap (`Limits.bot_seconds`, 3 s a move).
 SLOWEST_BOT = "search:3s"
@@ -37,21 +39,26 @@ SLOWEST_BOT = "search:3s"
 STRANGER = "127.0.0.2"
 
 
-def strangers(base: str, until: float) -> None:
-    """The six hostile clients, in one process, until wall-clock time `until`."""
+STRANGERS = ["thinkers", "marathons", "log-reader", "idle-spectators", "slowloris", "junk"]
+
+
+def strangers(which: list[str], base: str, until: float) -> None:
+    """The hostile clients named in `which` (of `STRANGERS`), in one process,
+    until wall-clock time `until`."""
     os.nice(10)  # as the normal clients: strangers are elsewhere on a real network
 
     async def main() -> None:
         transport = httpx.AsyncHTTPTransport(local_address=STRANGER)
         async with httpx.AsyncClient(base_url=base, timeout=30, transport=transport) as http:
-            await asyncio.gather(
-                _thinkers(http),
-                _marathons(http),
-                _log_reader(http),
-                _idle_spectators(http, base),
-                _slowloris(base),
-                _junk(http, base),
-            )
+            jobs = {
+                "thinkers": lambda: _thinkers(http),
+                "marathons": lambda: _marathons(http),
+                "log-reader": lambda: _log_reader(http),
+                "idle-spectators": lambda: _idle_spectators(http, base),
+                "slowloris": lambda: _slowloris(base),
+                "junk": lambda: _junk(http, base),
+            }
+            await asyncio.gather(*(jobs[name]() for name in which))
 
     with contextlib.suppress(TimeoutError):
         asyncio.run(asyncio.wait_for(main(), until - time.time()))
@@ -133,20 +140,43 @@ async def _junk(http: httpx.AsyncClient, base: str) -> None:
 
 
 def main() -> None:
-    args = parser().parse_args()
-    quiet = measure(args)
-    hostile = measure(args, strangers)
+    options = parser()
+    options.add_argument(
+        "--strangers",
+        default=",".join(STRANGERS),
+        help=f"which strangers, comma-separated (default: all of {', '.join(STRANGERS)})",
+    )
+    options.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="quiet and hostile runs, alternated (a single p99 varies 2x from run to run)",
+    )
+    args = options.parse_args()
+    which = args.strangers.split(",")
+    if not set(which) <= set(STRANGERS):
+        raise SystemExit(f"strangers are: {', '.join(STRANGERS)}")
+    runs: dict[str, list[Figures]] = {"quiet": [], "hostile": []}
+    for _ in range(args.rounds):
+        runs["quiet"].append(measure(args))
+        runs["hostile"].append(measure(args, functools.partial(strangers, which)))
     print(
-        f"{args.game}: {args.tables} tables, {quiet.clients} WebSocket clients, "
-        f"think {args.think} s, {args.seconds:.0f} s measured each"
+        f"{args.game}: {args.tables} tables, {runs['quiet'][0].clients} WebSocket clients, "
+        f"think {args.think} s, {args.seconds:.0f} s measured a run; strangers: {', '.join(which)}"
     )
     print(f"{'':>8} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>7}")
-    for name, f in (("quiet", quiet), ("hostile", hostile)):
-        print(
-            f"{name:>8} {f.actions_per_second:>10,.1f} {f.p50:>8.1f} {f.p99:>8.1f} "
-            f"{f.max:>8.1f} {f.errors:>7}"
-        )
-    print(f"hostile p99 / quiet p99: {hostile.p99 / quiet.p99:.2f} (goal: at most 2)")
+    for name, figures in runs.items():
+        for f in figures:
+            print(
+                f"{name:>8} {f.actions_per_second:>10,.1f} {f.p50:>8.1f} {f.p99:>8.1f} "
+                f"{f.max:>8.1f} {f.errors:>7}"
+            )
+    quiet = statistics.median(f.p99 for f in runs["quiet"])
+    hostile = statistics.median(f.p99 for f in runs["hostile"])
+    print(
+        f"median p99: quiet {quiet:.1f} ms, hostile {hostile:.1f} ms; "
+        f"ratio {hostile / quiet:.2f} (goal: at most 2)"
+    )
 
 
 if __name__ == "__main__":
