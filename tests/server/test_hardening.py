@@ -29,12 +29,12 @@ def _with(**changes: Any) -> Limits:
 
 
 @pytest.fixture
-def make_server(tmp_path: Path) -> Iterator[Callable[..., ServerThread]]:
-    """A server with some limits changed (FAST's message rate otherwise)."""
+def make_server(tmp_path: Path, database: str) -> Iterator[Callable[..., ServerThread]]:
+    """A server on SQLite or PostgreSQL with some limits changed (FAST's otherwise)."""
     started: list[ServerThread] = []
 
     def make(**changes: Any) -> ServerThread:
-        s = ServerThread(tmp_path, _with(**changes))
+        s = ServerThread(tmp_path, _with(**changes), database=database)
         started.append(s)
         return s
 
@@ -284,7 +284,10 @@ def _first_move(server: ServerThread, tid: str, tokens: list[str]) -> Any:
 
 
 def test_a_failed_store_leaves_the_table_as_it_was(
-    make_server: Callable[..., ServerThread], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    make_server: Callable[..., ServerThread],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    database: str,
 ) -> None:
     def failing(job: Any) -> Any:
         def job_that_fails(conn: Connection) -> None:
@@ -315,7 +318,7 @@ def test_a_failed_store_leaves_the_table_as_it_was(
     run(again())
     server.stop()
     # After a restart the table replays: no gap, nothing lost, not broken.
-    restarted = ServerThread(tmp_path, FAST)
+    restarted = ServerThread(tmp_path, FAST, database=database)
     try:
         info = restarted.table(tid)
         assert info["status"] == "playing" and info["version"] == version + 1
@@ -395,12 +398,13 @@ def test_a_log_is_built_off_the_event_loop_and_kept(
 
 
 def test_a_finished_table_is_replayed_off_the_event_loop(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database: str
 ) -> None:
-    server = ServerThread(tmp_path, FAST)
+    server = ServerThread(tmp_path, FAST, database=database)
     tid = _finished_table(server)
     server.stop()
-    restarted = ServerThread(tmp_path, FAST)  # finished tables are not loaded at start
+    # Finished tables are not loaded at start.
+    restarted = ServerThread(tmp_path, FAST, database=database)
     try:
         entered, go = _blocked(monkeypatch, tables, "rebuild")
         result: dict[str, Any] = {}
