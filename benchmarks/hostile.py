@@ -24,119 +24,139 @@ import contextlib
 import functools
 import os
 import statistics
+import sys
 import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 
 from load import Figures, measure, parser
 
 #: Search bots at the server's cap (`Limits.bot_seconds`, 3 s a move).
 SLOWEST_BOT = "search:3s"
-#: Where the strangers connect from: another loopback address than the normal
-#: clients' (127.0.0.1), as they would come from other machines.
-STRANGER = "127.0.0.2"
-
-
 STRANGERS = ["thinkers", "marathons", "log-reader", "idle-spectators", "slowloris", "junk"]
 
 
 def strangers(which: list[str], base: str, until: float) -> None:
     """The hostile clients named in `which` (of `STRANGERS`), in one process,
-    until wall-clock time `until`."""
-    os.nice(10)  # as the normal clients: strangers are elsewhere on a real network
+    until wall-clock time `until`. Each comes from a loopback address of its own
+    (127.0.0.2, .3, ...), not the normal clients' 127.0.0.1, as strangers come
+    from other machines; and they run at the lowest priority, since on a real
+    network they take nothing from the server's CPU."""
+    os.nice(19)
 
     async def main() -> None:
-        transport = httpx.AsyncHTTPTransport(local_address=STRANGER)
-        async with httpx.AsyncClient(base_url=base, timeout=30, transport=transport) as http:
-            jobs = {
-                "thinkers": lambda: _thinkers(http),
-                "marathons": lambda: _marathons(http),
-                "log-reader": lambda: _log_reader(http),
-                "idle-spectators": lambda: _idle_spectators(http, base),
-                "slowloris": lambda: _slowloris(base),
-                "junk": lambda: _junk(http, base),
-            }
-            await asyncio.gather(*(jobs[name]() for name in which))
+        await asyncio.gather(
+            *(_stranger(name, base, f"127.0.0.{STRANGERS.index(name) + 2}") for name in which)
+        )
 
     with contextlib.suppress(TimeoutError):
         asyncio.run(asyncio.wait_for(main(), until - time.time()))
 
 
-async def _create(http: httpx.AsyncClient, **body: Any) -> str | None:
-    response = await http.post("/api/tables", json=body)
-    return str(response.json()["table"]["id"]) if response.status_code == 201 else None
+async def _stranger(name: str, base: str, address: str) -> None:
+    """Run one stranger; one the server cuts off starts again (and says so)."""
+    while True:
+        transport = httpx.AsyncHTTPTransport(local_address=address)
+        try:
+            async with httpx.AsyncClient(base_url=base, timeout=30, transport=transport) as http:
+                await _JOBS[name](Stranger(http, base.replace("http://", "ws://", 1), address))
+        except Exception as exc:
+            print(f"stranger {name}: {exc!r}; starting again", file=sys.stderr)
+            await asyncio.sleep(0.5)
 
 
-async def _thinkers(http: httpx.AsyncClient) -> None:
+@dataclass(frozen=True)
+class Stranger:
+    """One hostile client: its HTTP client, the server's WebSocket URL, its address."""
+
+    http: httpx.AsyncClient
+    ws: str
+    address: str
+
+    async def create(self, **body: Any) -> str | None:
+        response = await self.http.post("/api/tables", json=body)
+        return str(response.json()["table"]["id"]) if response.status_code == 201 else None
+
+    async def socket(self, table: str) -> ClientConnection:
+        return await connect(
+            f"{self.ws}/ws/tables/{table}", open_timeout=5, local_addr=(self.address, 0)
+        )
+
+
+async def _thinkers(me: Stranger) -> None:
     for _ in range(6):
-        await _create(http, game="pits", seats=[SLOWEST_BOT] * 5, settings={"bot_delay": 0})
+        await me.create(game="pits", seats=[SLOWEST_BOT] * 5, settings={"bot_delay": 0})
     await asyncio.Event().wait()
 
 
-async def _marathons(http: httpx.AsyncClient) -> None:
+async def _marathons(me: Stranger) -> None:
     for _ in range(3):
-        await _create(
-            http,
-            game="pitch",
-            rules={"target": 1000},
-            seats=["random"] * 4,
-            settings={"bot_delay": 0},
+        await me.create(
+            game="pitch", rules={"target": 1000}, seats=["random"] * 4, settings={"bot_delay": 0}
         )
     await asyncio.Event().wait()
 
 
-async def _log_reader(http: httpx.AsyncClient) -> None:
-    table = await _create(http, game="ace-pit", seats=["random"] * 2, settings={"bot_delay": 0})
+async def _log_reader(me: Stranger) -> None:
+    table = await me.create(game="ace-pit", seats=["random"] * 2, settings={"bot_delay": 0})
     while table is not None:
-        if (await http.get(f"/api/tables/{table}")).json()["status"] == "over":
+        if (await me.http.get(f"/api/tables/{table}")).json()["status"] == "over":
             break
         await asyncio.sleep(0.2)
     while True:
         with contextlib.suppress(httpx.HTTPError):
-            await http.get(f"/api/tables/{table}/matches/1/log")
+            await me.http.get(f"/api/tables/{table}/matches/1/log")
 
 
-async def _idle_spectators(http: httpx.AsyncClient, base: str) -> None:
-    url = base.replace("http://", "ws://", 1)
+async def _idle_spectators(me: Stranger) -> None:
     held = []
-    for table in (await http.get("/api/tables")).json():
+    for table in (await me.http.get("/api/tables")).json():
         for _ in range(40):  # more than a table takes
             with contextlib.suppress(Exception):
-                ws = await connect(
-                    f"{url}/ws/tables/{table['id']}", open_timeout=5, local_addr=(STRANGER, 0)
-                )
+                ws = await me.socket(table["id"])
                 await ws.send('{"type": "hello"}')
                 held.append(ws)
     await asyncio.Event().wait()
 
 
-async def _slowloris(base: str) -> None:
-    host, port = base.removeprefix("http://").split(":")
+async def _slowloris(me: Stranger) -> None:
+    host, port = me.ws.removeprefix("ws://").split(":")
     writers = []
     while True:
         for _ in range(100):
             with contextlib.suppress(OSError):
-                _, writer = await asyncio.open_connection(host, int(port), local_addr=(STRANGER, 0))
+                _, writer = await asyncio.open_connection(
+                    host, int(port), local_addr=(me.address, 0)
+                )
                 writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # never finished
                 writers.append(writer)
         await asyncio.sleep(1)
         writers = [w for w in writers if not w.is_closing()][-2000:]
 
 
-async def _junk(http: httpx.AsyncClient, base: str) -> None:
-    url = base.replace("http://", "ws://", 1)
-    table = await _create(http, game="ace-pit", seats=["open", "open"])
-    while True:
+async def _junk(me: Stranger) -> None:
+    table = await me.create(game="ace-pit", seats=["open", "open"])
+    while table is not None:
         with contextlib.suppress(Exception):
-            async with connect(
-                f"{url}/ws/tables/{table}", open_timeout=5, local_addr=(STRANGER, 0)
-            ) as ws:
+            async with await me.socket(table) as ws:
                 await ws.send('{"type": "hello"}')
                 while True:
                     await ws.send('{"type": "act", "action": "\\u0000", "version": 1e400}')
         await asyncio.sleep(0.1)
+
+
+_JOBS: dict[str, Callable[[Stranger], Awaitable[None]]] = {
+    "thinkers": _thinkers,
+    "marathons": _marathons,
+    "log-reader": _log_reader,
+    "idle-spectators": _idle_spectators,
+    "slowloris": _slowloris,
+    "junk": _junk,
+}
 
 
 def main() -> None:
