@@ -47,6 +47,18 @@ def _join(server: ServerThread, tid: str, token: str | None) -> TableClient:
     return TableClient(server.base, tid, token)
 
 
+async def _seated(
+    server: ServerThread, tid: str, tokens: list[str]
+) -> tuple[list[TableClient], TableClient]:
+    """Every seat's player at the table, once the match has started, and the one to move."""
+    clients = [_join(server, tid, t) for t in tokens]
+    for c in clients:
+        await c.connect(name="P")
+    for c in clients:
+        await c.recv_type("sync")
+    return clients, next(c for c in clients if c.legal)
+
+
 # -- bots' thinking ------------------------------------------------------------------
 
 
@@ -155,12 +167,7 @@ def test_a_closed_table_takes_no_more_moves(make_server: Callable[..., ServerThr
     tid, tokens = created["table"]["id"], [s["token"] for s in created["seats"]]
 
     async def main() -> None:
-        clients = [_join(server, tid, t) for t in tokens]
-        for c in clients:
-            await c.connect(name="P")
-        for c in clients:
-            await c.recv_type("sync")
-        mover = next(c for c in clients if c.legal)
+        clients, mover = await _seated(server, tid, tokens)
         host = {"Authorization": f"Bearer {created['host_token']}"}
         async with httpx.AsyncClient(base_url=server.base) as http:
             assert (await http.delete(f"/api/tables/{tid}", headers=host)).status_code == 200
@@ -266,12 +273,7 @@ def _fail_next_step(monkeypatch: pytest.MonkeyPatch, wrap: Callable[[Any], Any])
 
 def _first_move(server: ServerThread, tid: str, tokens: list[str]) -> Any:
     async def main() -> tuple[str, int, dict[str, Any]]:
-        clients = [_join(server, tid, t) for t in tokens]
-        for c in clients:
-            await c.connect(name="P")
-        for c in clients:
-            await c.recv_type("sync")
-        mover = next(c for c in clients if c.legal)
+        clients, mover = await _seated(server, tid, tokens)
         action, version = mover.legal[0], mover.version
         assert version is not None
         await mover.send({"type": "act", "action": action, "version": version})
@@ -304,12 +306,7 @@ def test_a_failed_store_leaves_the_table_as_it_was(
     assert server.table(tid)["version"] == version
 
     async def again() -> None:
-        clients = [_join(server, tid, t) for t in tokens]
-        for c in clients:
-            await c.connect(name="P")
-        for c in clients:
-            await c.recv_type("sync")
-        mover = next(c for c in clients if c.legal)
+        clients, mover = await _seated(server, tid, tokens)
         await mover.send({"type": "act", "action": action, "version": version})
         assert (await mover.recv_type("ack"))["version"] == version + 1
         for c in clients:
