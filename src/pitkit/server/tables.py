@@ -720,10 +720,13 @@ class Table:
                 self._broadcast_table()
             self._signal()
             if outcome is None and self.version >= self.limits.match_actions:
-                await self._shut(
-                    f"the match was stopped after {self.version:,} moves, "
-                    "the most this server plays in one match"
-                )
+                try:
+                    await self._shut(
+                        f"the match was stopped after {self.version:,} moves, "
+                        "the most this server plays in one match"
+                    )
+                except Exception:  # the move stands; the next one tries again
+                    log.exception("table %s: could not close it at the move limit", self.id)
             new_version = self.version
         self._schedule_bots()
         return new_version
