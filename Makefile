@@ -48,7 +48,8 @@ test: lint /usr/bin/chromium /usr/lib/postgresql
 
 # The build `pip install .` makes, with the games' engines compiled by mypyc
 # (hatch_build.py, docs/performance.md), in a venv of its own: every test
-# but the browser's passes there too (the server's on SQLite: PostgreSQL ran above).
+# but the browser's and the server's passes there too (the server is not compiled;
+# it drives the engines through the interface the other tests use).
 COMPILED := .venv-compiled
 test-compiled: $(VENV)/.dev /usr/lib/postgresql
 	test -x $(COMPILED)/bin/python || $(PYTHON) -m venv $(COMPILED)
@@ -57,7 +58,7 @@ test-compiled: $(VENV)/.dev /usr/lib/postgresql
 	cd / && $(CURDIR)/$(COMPILED)/bin/python -c \
 		"from importlib import import_module as i; g = 'acepit pit pitch pits pittypat'.split(); \
 		p = [i(f'pitkit.games.{n}.state').__file__ for n in g]; assert all(f.endswith('.so') for f in p), p"
-	$(COMPILED)/bin/pytest --ignore=tests/browser -k 'not postgres'  # the server is not compiled: SQLite is enough here
+	$(COMPILED)/bin/pytest --ignore=tests/browser --ignore=tests/server
 
 clean:
 	rm -rf $(VENV) $(COMPILED) .mypy_cache .pytest_cache .ruff_cache

@@ -5,6 +5,7 @@ without a line of test code of its own."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import typing
 from collections import Counter
@@ -14,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from pitkit import bots as bot_registry
 from pitkit import games
 from pitkit.bots import RandomBot
 from pitkit.core import BadOptionError, IllegalActionError, Match, read_log, write_log
@@ -189,6 +191,30 @@ def test_clones_are_independent(name: str, data: st.DataObject) -> None:
             break
         step(copy, rng)
     assert snapshot(match) == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+@PROPERTY
+@given(data=st.data())
+def test_a_match_and_its_bots_survive_pickling(name: str, data: st.DataObject) -> None:
+    """The server's bot processes and the arena's workers are sent matches and bots
+    by pickle (compiled engines too): what arrives is the same match, and plays on
+    the same, and every bot of the game travels with it."""
+    game = games.get(name)
+    match, rng = random_match(data, game)
+    for _ in range(data.draw(st.integers(0, 60), label="moves")):
+        if match.is_over:
+            break
+        step(match, rng)
+    copy = pickle.loads(pickle.dumps(match.clone()))
+    assert snapshot(copy) == snapshot(match)
+    if not match.is_over:
+        seat, action = step(match, random.Random(1))
+        copy.apply(seat, action)
+        assert snapshot(copy) == snapshot(match)
+    for bot_name in bot_registry.names(game):
+        bot = bot_registry.make(game, bot_name, 1)
+        assert type(pickle.loads(pickle.dumps(bot))) is type(bot)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -26,6 +26,7 @@ from mypy_extensions import mypyc_attr
 from pitkit.cards import Card, format_cards, standard_deck
 from pitkit.core.chance import Chance
 from pitkit.core.events import Event
+from pitkit.core.pickling import frozen_reduce
 from pitkit.core.state import Outcome, State
 from pitkit.games.acepit.actions import CODEC, AcePitAction, Lead, Respond
 from pitkit.games.acepit.rules import Rules
@@ -58,6 +59,9 @@ class Trick:
     def winner(self) -> int:
         """The seat that scored the trick and leads the next one."""
         return self.leader if self.score.winner == "leader" else 1 - self.leader
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return frozen_reduce(self)  # compiled, it has no __dict__ to pickle
 
 
 # Compiled (hatch_build.py), a class would build each instance by running its

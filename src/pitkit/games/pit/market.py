@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, Generic, NamedTuple, TypeVar
+from typing import Any, Final, Generic, NamedTuple, TypeVar
 
 from pitkit.cards import Commodity, PitCard
 from pitkit.core.errors import BadActionError
+from pitkit.core.pickling import frozen_reduce
 
 __all__ = [
     "BEAR",
@@ -162,6 +163,9 @@ class Lot:
             PitCard.BULL in cards,
             PitCard.BEAR in cards,
         )
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return frozen_reduce(self)  # compiled, it has no __dict__ to pickle
 
 
 def _cards(n: int) -> str:
@@ -373,6 +377,9 @@ class OpenOffer:
         object.__setattr__(self, "count", len(self.cards))
         object.__setattr__(self, "facts", facts_of(self.cards))
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return frozen_reduce(self)  # compiled, it has no __dict__ to pickle
+
 
 @dataclass(frozen=True, slots=True)
 class Trade:
@@ -383,3 +390,6 @@ class Trade:
     seller: int
     buyer: int
     count: int
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return frozen_reduce(self)  # compiled, it has no __dict__ to pickle

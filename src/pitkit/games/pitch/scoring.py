@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pitkit.cards import Card, Rank, Suit, parse_card
+from pitkit.core.pickling import frozen_reduce
 from pitkit.games.pitch.rules import MAX_BID, MIN_BID
 
 __all__ = [
@@ -95,6 +96,9 @@ class Trick:
     def __str__(self) -> str:
         return " ".join(f"{seat}:{card}" for seat, card in self.plays)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return frozen_reduce(self)  # compiled, it has no __dict__ to pickle
+
 
 def parse_trick(text: str) -> Trick:
     """A trick written as ``"0:AS 1:2S 2:TS"`` (seat:card, in the order played)."""
@@ -132,6 +136,9 @@ class Award:
             "card": None if self.card is None else str(self.card),
             "why": self.why,
         }
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return frozen_reduce(self)  # compiled, it has no __dict__ to pickle
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +204,9 @@ class HandResult:
             "deltas": list(self.deltas),
             "summary": self.summary,
         }
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return frozen_reduce(self)  # compiled, it has no __dict__ to pickle
 
 
 def _side_name(seats: Sequence[int], team: bool) -> str:

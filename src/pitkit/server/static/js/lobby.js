@@ -171,7 +171,8 @@ async function create(event) {
     if (!mine) throw new Error('the server kept no seat for you');
     /** @type {Record<string, string>} */
     const invites = {};
-    for (const s of created.seats) if (s.seat !== 0) invites[s.seat] = s.invite.replace(/^https?:\/\/[^/]+/, location.origin);
+    // On this page's origin, whatever the server named (a relative link if it did not know its name).
+    for (const s of created.seats) if (s.seat !== 0) invites[s.seat] = new URL(s.invite.replace(/^https?:\/\/[^/]+/, ''), location.origin).href;
     store.updateTable(created.table.id, {host: created.host_token, token: mine.token, invites, game: g.name});
     location.href = `/t/${created.table.id}#token=${encodeURIComponent(mine.token)}`;
   } catch (e) {
