@@ -6,6 +6,8 @@ and slow work kept off the event loop."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -20,8 +22,10 @@ from pitkit import games
 from pitkit.bots.search import Budget
 from pitkit.server import Limits, app, storage, tables
 from pitkit.server.client import TableClient
+from pitkit.server.settings import database_url
 from pitkit.server.thinking import Thinker
 from tests.server.conftest import FAST, ServerThread, run
+from tests.server.test_durability import Process, _free_port
 
 
 def _with(**changes: Any) -> Limits:
@@ -424,3 +428,38 @@ def test_one_address_hammering_a_url_is_slowed(make_server: Callable[..., Server
     assert codes[:10] == [200] * 10 and 429 in codes[10:]
     time.sleep(0.5)
     assert server.http.get("/healthz").status_code == 200
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (Linux /proc)."""
+    out = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(stat[1]) == pid:
+                    out.add(int(entry.name))
+    return out
+
+
+def test_sigterm_stops_a_server_whose_bots_are_searching(tmp_path: Path) -> None:
+    """SIGTERM while search bots think: the server and its bot processes exit
+    promptly (it once hung behind a bot with an unbounded budget)."""
+    server = Process(tmp_path, _free_port(), database_url(str(tmp_path), None))
+    try:
+        tid = server.create(game="pits", seats=["search:3s"] * 5, settings={"bot_delay": 0})
+        deadline = time.monotonic() + 20
+        while not _children(server.proc.pid):  # the bot process has started
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        workers = _children(server.proc.pid)
+        assert server.table(tid["table"]["id"])["status"] == "playing"
+        server.proc.terminate()
+        # uvicorn shuts down, then re-raises the signal so that the exit status tells it.
+        assert server.proc.wait(20) in (0, -signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{pid}").exists() for pid in workers):
+            assert time.monotonic() < deadline, "a bot process outlived the server"
+            time.sleep(0.1)
+    finally:
+        server.stop()
