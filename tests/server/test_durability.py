@@ -5,85 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
-import httpx
 import pytest
 from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from pitkit.server.client import RandomPlayer, TableClient
 from tests.server.conftest import run
-
-SERVE = [sys.executable, "-m", "pitkit.cli", "serve"]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class Process:
-    """`pitkit serve` as a child process on a loopback port; SQLite in `data`
-    unless `database` is another database's URL."""
-
-    def __init__(self, data: Path, port: int, database: str) -> None:
-        self.base = f"http://127.0.0.1:{port}"
-        # SQLite through --data alone, as people run it; anything else through --database.
-        other = [] if database.startswith("sqlite") else ["--database", database]
-        self.proc = subprocess.Popen(
-            [*SERVE, "--port", str(port), "--data", str(data), *other, "--log-level", "warning"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        self.http = httpx.Client(base_url=self.base, timeout=10)
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                assert self.proc.poll() is None, self.proc.stderr.read() if self.proc.stderr else ""
-                with contextlib.suppress(httpx.TransportError):
-                    if self.http.get("/healthz").status_code == 200:
-                        return
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.05)
-        except BaseException:
-            self.kill()
-            raise
-
-    def create(self, **body: Any) -> dict[str, Any]:
-        response = self.http.post("/api/tables", json=body)
-        assert response.status_code == 201, response.text
-        created: dict[str, Any] = response.json()
-        return created
-
-    def table(self, table_id: str) -> dict[str, Any]:
-        info: dict[str, Any] = self.http.get(f"/api/tables/{table_id}").json()
-        return info
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown, no last commit (Popen.kill, safe once the process is gone)."""
-        self.proc.kill()
-        self.proc.wait(10)
-        self.http.close()
-
-    def stop(self) -> None:
-        if self.proc.poll() is not None:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
-        self.http.close()
+from tests.server.processes import Process, free_port
 
 
 async def _play(player: RandomPlayer, until: float) -> None:
@@ -106,7 +38,7 @@ async def _watch(client: TableClient, seen: dict[str, int], until: float) -> Non
 def serve(tmp_path: Path, database: str) -> Iterator[Callable[[], Process]]:
     """Starts `pitkit serve` on one port and database, as often as asked; whatever
     the test's outcome, no server outlives it."""
-    port = _free_port()
+    port = free_port()
     started: list[Process] = []
 
     def start() -> Process:

@@ -20,7 +20,7 @@ from sqlalchemy import Connection
 
 from pitkit import games
 from pitkit.bots.search import Budget
-from pitkit.server import Limits, app, storage, tables
+from pitkit.server import Limits, app, manager, storage
 from pitkit.server.client import TableClient
 from pitkit.server.settings import database_url
 from pitkit.server.thinking import Thinker
@@ -407,7 +407,7 @@ def test_a_finished_table_is_replayed_off_the_event_loop(
     # Finished tables are not loaded at start.
     restarted = ServerThread(tmp_path, FAST, database=database)
     try:
-        entered, go = _blocked(monkeypatch, tables, "rebuild")
+        entered, go = _blocked(monkeypatch, manager, "rebuild")
         result: dict[str, Any] = {}
         url = f"{restarted.base}/api/tables/{tid}"
         reader = threading.Thread(target=lambda: result.update(info=httpx.get(url, timeout=30)))

@@ -555,3 +555,43 @@ def arena_command(
     path = json_path or Path(f"arena-{game.name}.json")
     report.save(path)
     console.print(f"Results saved to {escape(str(path))}.")
+
+
+@app.command()
+def proxy(
+    worker: Annotated[
+        list[str],
+        typer.Option(
+            help="A worker's host:port (a `pitkit serve --port`); repeat for each.",
+            metavar="HOST:PORT",
+        ),
+    ],
+    listen: Annotated[
+        str, typer.Option(help="Where the proxy listens.", metavar="HOST:PORT")
+    ] = "127.0.0.1:8000",
+    print_only: Annotated[
+        bool, typer.Option("--print", help="Print HAProxy's configuration instead of running it.")
+    ] = False,
+) -> None:
+    """Put HAProxy in front of several `pitkit serve` workers on one PostgreSQL.
+
+    Each table's traffic goes to one worker (by a hash of its id), the rest round
+    robin; start each worker with --trusted-proxy for the proxy's address
+    (docs/deploy.md).
+    """
+    from pitkit.server.proxy import haproxy_config, start_haproxy
+
+    try:
+        config = haproxy_config(listen, worker)
+        if print_only:
+            typer.echo(config, nl=False)
+            return
+        console.print(f"HAProxy on http://{listen}/ for {len(worker)} workers")
+        process = start_haproxy(config)
+    except (OSError, ValueError) as exc:
+        raise _fail(str(exc)) from None
+    try:
+        raise typer.Exit(process.wait())
+    except KeyboardInterrupt:
+        process.terminate()
+        process.wait(10)

@@ -28,6 +28,8 @@ from pitkit.core.events import Event
 from pitkit.core.views import json_schema
 from pitkit.server import storage
 from pitkit.server.guards import RequestRate, SameOriginSockets, SecurityHeaders, Site, add_docs
+from pitkit.server.manager import Manager, TableElsewhereError
+from pitkit.server.owners import owners_for
 from pitkit.server.protocol import (
     Act,
     ClientMessage,
@@ -39,7 +41,7 @@ from pitkit.server.protocol import (
 )
 from pitkit.server.settings import Bucket, Limits, TableSettings
 from pitkit.server.storage import Store
-from pitkit.server.tables import Conn, Manager, Table
+from pitkit.server.tables import Conn, Table
 
 __all__ = ["create_app"]
 
@@ -257,7 +259,7 @@ def create_app(
     site = site or Site()
     limits = limits or Limits()
     store = Store(database_url, timeout=limits.store_seconds)
-    manager = Manager(store, limits)
+    manager = Manager(store, limits, owners_for(database_url))
     creates: dict[str, Bucket] = {}
     logs: dict[tuple[str, int], str] = {}
     """Finished matches' logs as served, oldest first (a log never changes once over)."""
@@ -293,7 +295,12 @@ def create_app(
     app.add_middleware(SecurityHeaders, site=site)  # the outermost: on a 413 too
 
     async def table_or_404(table_id: str) -> Table:
-        table = await manager.get(table_id)
+        try:
+            table = await manager.get(table_id)
+        except TableElsewhereError:
+            raise HTTPException(
+                503, "this table is moving between servers; try again", {"Retry-After": "1"}
+            ) from None
         if table is None:
             raise HTTPException(404, f"there is no table {table_id!r}")
         return table
@@ -364,16 +371,8 @@ def create_app(
         status: Annotated[str | None, Query(max_length=16)] = None,
         game: Annotated[str | None, Query(max_length=32)] = None,
     ) -> list[dict[str, Any]]:
-        """The listed tables in memory (waiting, playing, or over), newest first."""
-        out = [
-            t.info()
-            for t in manager.tables.values()
-            if t.settings.listed
-            and (status is None or t.status == status)
-            and (game is None or t.game.name == game)
-        ]
-        out.sort(key=lambda t: -float(t["created"]))
-        return out[:200]
+        """The listed tables (waiting, playing, or lately over), newest first."""
+        return await manager.listed(status, game)
 
     @app.post("/api/tables", status_code=201, tags=["lobby"])
     async def create_table(body: CreateTable, request: Request) -> CreatedTable:
@@ -527,8 +526,13 @@ def create_app(
         await ws.accept()
         conn = Conn(ws, limits)
         pump = asyncio.create_task(conn.pump())
-        table = await manager.get(table_id)
+        table: Table | None = None
         try:
+            try:
+                table = await manager.get(table_id)
+            except TableElsewhereError:
+                conn.close(1013)  # another worker is handing it over: the client tries again
+                return
             if table is None:
                 conn.send(error("no_table", f"there is no table {table_id[:40]!r}"))
                 conn.close(4404)

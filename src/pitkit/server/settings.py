@@ -64,6 +64,10 @@ class Limits:
     """A finished table nobody watches leaves memory after this long (it stays stored)."""
     store_seconds: float = 10.0
     """Longest the server waits for the database before answering an error."""
+    handoff_seconds: float = 3.0
+    """Longest a worker waits for another to hand over a table the proxy sent it."""
+    adopt_seconds: float = 5.0
+    """How often a worker beside others looks for tables a dead worker left."""
     logs_cached: int = 64
     """Finished matches' logs kept ready to serve."""
     header_seconds: float = 10.0

@@ -348,22 +348,11 @@ def read_table(conn: Connection, table_id: str) -> TableRecord | None:
     row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
     if row is None:
         return None
-    record = TableRecord(
-        id=row.id,
-        game=row.game,
-        players=row.players,
-        rules=json.loads(row.rules),
-        settings=json.loads(row.settings),
-        host_hash=row.host_hash,
-        status=row.status,
-        match_no=row.match_no,
-        created=row.created,
-        updated=row.updated,
-    )
+    record = _table_record(row)
     for seat in conn.execute(
         select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
     ):
-        record.seats.append(SeatRecord(seat.seat, seat.kind, seat.bot, seat.name, seat.token_hash))
+        record.seats.append(_seat_record(seat))
     if record.match_no:
         match = conn.execute(
             select(matches_t).where(
@@ -383,20 +372,60 @@ def read_table(conn: Connection, table_id: str) -> TableRecord | None:
     return record
 
 
-def load_tables(statuses: tuple[str, ...]) -> Callable[[Connection], list[TableRecord]]:
-    """A job that reads every table with one of `statuses`, oldest first."""
+def _table_record(row: Any) -> TableRecord:
+    return TableRecord(
+        id=row.id,
+        game=row.game,
+        players=row.players,
+        rules=json.loads(row.rules),
+        settings=json.loads(row.settings),
+        host_hash=row.host_hash,
+        status=row.status,
+        match_no=row.match_no,
+        created=row.created,
+        updated=row.updated,
+    )
+
+
+def _seat_record(row: Any) -> SeatRecord:
+    return SeatRecord(row.seat, row.kind, row.bot, row.name, row.token_hash)
+
+
+def table_ids(statuses: tuple[str, ...]) -> Callable[[Connection], list[str]]:
+    """A job that reads the ids of every table with one of `statuses`, oldest first."""
+
+    def job(conn: Connection) -> list[str]:
+        query = select(tables_t.c.id).where(tables_t.c.status.in_(statuses))
+        return [row.id for row in conn.execute(query.order_by(tables_t.c.created))]
+
+    return job
+
+
+def lobby_tables(
+    live: tuple[str, ...], ended: tuple[str, ...], since: float, limit: int = 200
+) -> Callable[[Connection], list[TableRecord]]:
+    """A job that reads the newest tables that are `live`, or `ended` after `since`,
+    with their seats but not their matches (for the lobby)."""
 
     def job(conn: Connection) -> list[TableRecord]:
-        ids = [
-            row.id
-            for row in conn.execute(
-                select(tables_t.c.id)
-                .where(tables_t.c.status.in_(statuses))
-                .order_by(tables_t.c.created)
+        rows = conn.execute(
+            select(tables_t)
+            .where(
+                tables_t.c.status.in_(live)
+                | (tables_t.c.status.in_(ended) & (tables_t.c.updated > since))
             )
-        ]
-        records = [read_table(conn, table_id) for table_id in ids]
-        return [r for r in records if r is not None]
+            .order_by(tables_t.c.created.desc())
+            .limit(limit)
+        ).all()
+        records = {row.id: _table_record(row) for row in rows}
+        if records:
+            for seat in conn.execute(
+                select(seats_t)
+                .where(seats_t.c.table_id.in_(records))
+                .order_by(seats_t.c.table_id, seats_t.c.seat)
+            ):
+                records[seat.table_id].seats.append(_seat_record(seat))
+        return list(records.values())
 
     return job
 

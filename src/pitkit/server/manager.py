@@ -1,0 +1,316 @@
+"""The tables a worker runs: their creation, loading, handover, expiry and unloading.
+
+A worker runs the tables it owns (owners.py): every table on SQLite, and on
+PostgreSQL the tables the proxy sends it, taken over from a dead worker or
+handed over by a live one. Everything else about a table lives in tables.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from typing import Any
+
+from pitkit import bots as bot_registry
+from pitkit import games
+from pitkit.server import storage
+from pitkit.server.owners import Owners, SoleOwner
+from pitkit.server.settings import Limits, TableSettings
+from pitkit.server.storage import SeatRecord, Store, TableRecord
+from pitkit.server.tables import Rebuilt, Seat, Table, hash_token, new_token, rebuild
+from pitkit.server.thinking import Thinker
+
+__all__ = ["Manager", "TableElsewhereError"]
+
+log = logging.getLogger("pitkit.server")
+
+UNFINISHED = ("waiting", "playing")
+FINISHED = ("over", "closed", "broken", "expired")
+
+
+class TableElsewhereError(RuntimeError):
+    """Another worker holds the table and did not hand it over in time: try again."""
+
+
+class Manager:
+    """Every table this worker runs, and their creation, loading, handover and unloading."""
+
+    def __init__(self, store: Store, limits: Limits, owners: Owners | None = None) -> None:
+        self.store = store
+        self.limits = limits
+        self.owners: Owners = owners or SoleOwner()
+        self.thinker = Thinker(limits)
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+        self._handed: dict[str, float] = {}  # table id -> when we handed it over
+        self._unloadable: set[str] = set()  # stored tables of a game or rule no longer known
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def load(self) -> None:
+        """Start: take up every unfinished table no worker runs (on SQLite, all of
+        them), and start sweeping and, beside other workers, adopting orphans."""
+        await self.owners.start(self._hand_over, self._lose_all)
+        await self.adopt()
+        log.info("running %d unfinished tables", len(self.tables))
+        await self.sweep()
+        self._tasks.append(asyncio.create_task(self._every(self._sweep_period(), self.sweep)))
+        if self.owners.shared:
+            adopting = self._every(self.limits.adopt_seconds, self.adopt)
+            self._tasks.append(asyncio.create_task(adopting))
+
+    def _sweep_period(self) -> float:
+        return max(0.05, min(self.limits.waiting_seconds, self.limits.idle_seconds) / 4)
+
+    async def _every(self, period: float, job: Callable[[], Awaitable[None]]) -> None:
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await job()
+            except Exception:
+                log.exception("%s failed", getattr(job, "__name__", "a periodic job"))
+
+    async def adopt(self) -> None:
+        """Load the unfinished tables that nobody runs: at start, and when a worker
+        dies its bot-only tables, which no client would bring back by reconnecting."""
+        ids = await self.store.run(storage.table_ids(UNFINISHED))
+        # Not a table just handed over: the worker that asked is about to take it.
+        recent = time.monotonic() - 4 * self.limits.adopt_seconds
+        self._handed = {t: at for t, at in self._handed.items() if at > recent}
+        skip = self._unloadable | self._handed.keys()
+        waiting = [i for i in ids if i not in self.tables and i not in skip]
+        for table_id in await self.owners.unowned(waiting):
+            if len(self.tables) >= self.limits.tables:
+                break
+            with contextlib.suppress(TableElsewhereError):  # another worker was quicker
+                await self._load(table_id, wait=0.0)
+
+    async def sweep(self) -> None:
+        """Expire tables that waited too long for players (so the table cap frees
+        itself), and unload finished tables nobody watches (they stay stored)."""
+        now = time.time()
+        for table in list(self.tables.values()):
+            if table.watched:
+                continue
+            idle = now - table.touched
+            if table.status == "waiting" and idle > self.limits.waiting_seconds:
+                with contextlib.suppress(Exception):  # the database may be down: next time
+                    await table.expire()
+                    await self._unload(table)
+            elif table.status in FINISHED and idle > self.limits.idle_seconds:
+                await self._unload(table)
+
+    async def _unload(self, table: Table) -> None:
+        """Stop the table, wait until what it wrote is stored, and let another worker have it."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        await table.close()
+        async with table.lock:  # an action under way finishes first
+            pass
+        with contextlib.suppress(Exception):
+            # The writer is first in, first out: once this no-op is done, so is every
+            # step the table queued before it (a bot's, cancelled while it waited).
+            await self.store.run(lambda _conn: None)
+        await self.owners.release(table.id)
+
+    async def _hand_over(self, table_id: str) -> None:
+        """Another worker was sent this table: let go (its clients reconnect there)."""
+        async with self._one_at_a_time(table_id):
+            self._handed[table_id] = time.monotonic()
+            table = self.tables.get(table_id)
+            if table is not None:
+                await self._unload(table)
+            else:
+                await self.owners.release(table_id)
+
+    async def _lose_all(self) -> None:
+        """Our locks are gone: another worker may take any table now, so run none."""
+        for table in list(self.tables.values()):
+            del self.tables[table.id]
+            await table.close()
+
+    async def get(self, table_id: str) -> Table | None:
+        """The table `table_id`, from memory or storage, or None if there is none.
+
+        A table run by another worker is asked for (the proxy sent it here);
+        TableElsewhereError if it is not handed over in time."""
+        table = self.tables.get(table_id)
+        if table is not None or not _plausible_id(table_id):
+            return table
+        return await self._load(table_id, wait=self.limits.handoff_seconds)
+
+    @contextlib.asynccontextmanager
+    async def _one_at_a_time(self, table_id: str) -> AsyncIterator[None]:
+        """Loading, handing over and unloading one table never overlap."""
+        entry = self._loading.setdefault(table_id, (asyncio.Lock(), [0]))
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._loading[table_id]
+
+    async def _load(self, table_id: str, wait: float) -> Table | None:
+        async with self._one_at_a_time(table_id):
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            if len(self.tables) >= self.limits.tables:
+                return None
+            if not await self.owners.claim(table_id, wait):
+                raise TableElsewhereError(table_id)
+            # Read only once owned: the last owner's steps are all stored by now.
+            record = await self.store.run(lambda conn: storage.read_table(conn, table_id))
+            table = None
+            if record is not None:
+                rebuilt = None
+                if record.match is not None and record.game in games.names():
+                    # Off the event loop: a long match takes a while to replay.
+                    rebuilt = await asyncio.to_thread(rebuild, games.get(record.game), record)
+                table = self._adopt(record, rebuilt)
+            if table is None:
+                await self.owners.release(table_id)
+            return table
+
+    def _adopt(self, record: TableRecord, rebuilt: Rebuilt | None = None) -> Table | None:
+        try:
+            table = Table(record, self.store, self.limits, self.thinker, rebuilt)
+        except ValueError as exc:  # a game or option no longer known
+            log.error("table %s cannot be loaded: %s", record.id, exc)
+            self._unloadable.add(record.id)
+            return None
+        self.tables[table.id] = table
+        table.start_timers()
+        table._schedule_bots()
+        return table
+
+    async def create(
+        self,
+        game_name: str,
+        players: int | None,
+        rules: Mapping[str, Any],
+        seats: list[str | None],
+        settings: TableSettings,
+        creator: str | None = None,
+    ) -> tuple[Table, str, list[str]]:
+        """A new table; returns it, its host token, and every seat's token.
+
+        `seats` names a bot for each seat, or None for an open seat (fewer
+        entries than players: the rest are open). ValueError explains bad input.
+        """
+        if len(self.tables) >= self.limits.tables:
+            raise ValueError("the server holds as many tables as it can; try again later")
+        if creator is not None:
+            held = sum(
+                t.creator == creator and t.status in UNFINISHED for t in self.tables.values()
+            )
+            if held >= self.limits.tables_per_address:
+                raise ValueError(
+                    f"you have {held} tables waiting or playing, the most one address may "
+                    "have; close one or let one finish first"
+                )
+        game = games.get(game_name)
+        usual = game.make_rules(dict(rules)).players() or game.default_players
+        n = players if players is not None else max(len(seats), usual)
+        match = game.new_match(n, dict(rules), 0)  # checks the player count and the rules
+        if len(seats) > n:
+            raise ValueError(f"{len(seats)} seats given for {n} players")
+        seats = list(seats) + [None] * (n - len(seats))
+        for name in seats:
+            if name is not None:
+                self.thinker.check(game, name)
+        if settings.standin is not None and settings.standin not in bot_registry.names(game):
+            raise ValueError(
+                f"no bot named {settings.standin!r} for {game.name}; "
+                f"bots are: {', '.join(bot_registry.names(game))}"
+            )
+        host = new_token()
+        tokens = [new_token() for _ in range(n)]
+        table_id = secrets.token_urlsafe(6)
+        while table_id in self.tables or not await self.owners.claim(table_id, 0.0):
+            table_id = secrets.token_urlsafe(6)
+        record = TableRecord(
+            id=table_id,
+            game=game.name,
+            players=n,
+            rules=match.rules.to_json(),
+            settings=settings.to_json(),
+            host_hash=hash_token(host),
+            status="waiting",
+            match_no=0,
+            created=time.time(),
+            seats=[
+                SeatRecord(i, "open" if bot is None else "bot", bot, None, hash_token(tokens[i]))
+                for i, bot in enumerate(seats)
+            ],
+        )
+        try:
+            await self.store.run(storage.insert_table(record))
+        except BaseException:
+            await self.owners.release(table_id)
+            raise
+        table = Table(record, self.store, self.limits, self.thinker, creator=creator)
+        self.tables[table.id] = table
+        if all(s.kind == "bot" for s in table.seats):
+            await table.start()
+        return table, host, tokens
+
+    async def listed(self, status: str | None, game: str | None) -> list[dict[str, Any]]:
+        """The lobby: listed tables, newest first, as anyone may see them. Beside other
+        workers, the database lists theirs too (without who is connected)."""
+        mine = [t.info() for t in self.tables.values() if t.settings.listed]
+        if self.owners.shared:
+            since = time.time() - self.limits.idle_seconds
+            records = await self.store.run(storage.lobby_tables(UNFINISHED, FINISHED, since))
+            mine += [_summary(r) for r in records if r.id not in self.tables]
+        out = [
+            info
+            for info in mine
+            if (status is None or info["status"] == status)
+            and (game is None or info["game"] == game)
+            and info["settings"].get("listed", True)
+        ]
+        out.sort(key=lambda t: -float(t["created"]))
+        return out[:200]
+
+    async def close(self) -> None:
+        """Stop every table (server shutdown); what was acknowledged is stored already."""
+        for task in self._tasks:
+            task.cancel()
+        for table in list(self.tables.values()):
+            await table.close()
+        await self.owners.close()
+        await self.thinker.close()
+
+
+def _summary(record: TableRecord) -> dict[str, Any]:
+    """A table another worker runs, as the lobby shows it: what the database knows."""
+    game = games.get(record.game) if record.game in games.names() else None
+    seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in record.seats]
+    return {
+        "id": record.id,
+        "game": record.game,
+        "title": game.title if game else record.game,
+        "players": record.players,
+        "rules": game.make_rules(record.rules).changed() if game else {},
+        "settings": record.settings,
+        "status": record.status,
+        "match": record.match_no,
+        "version": None,
+        "to_act": [],
+        "seats": [seat.info() for seat in seats],
+        "spectators": 0,
+        "outcome": None,
+        "problem": None,
+        "created": record.created,
+    }
+
+
+def _plausible_id(table_id: str) -> bool:
+    return 0 < len(table_id) <= 24 and all(ch.isalnum() or ch in "-_" for ch in table_id)

@@ -1,0 +1,95 @@
+"""Servers as child processes on loopback ports, for tests that kill them."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+__all__ = ["SERVE", "Process", "free_port"]
+
+SERVE = [sys.executable, "-m", "pitkit.cli", "serve"]
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on (now)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Process:
+    """`pitkit serve` as a child process on a loopback port; SQLite in `data`
+    unless `database` is another database's URL. `command` replaces `pitkit serve`
+    (it gets the same arguments)."""
+
+    def __init__(
+        self, data: Path, port: int, database: str, command: Sequence[str] = SERVE
+    ) -> None:
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+        # SQLite through --data alone, as people run it; anything else through --database.
+        other = [] if database.startswith("sqlite") else ["--database", database]
+        self.proc = subprocess.Popen(
+            [*command, "--port", str(port), "--data", str(data), *other, "--log-level", "warning"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        self.http = httpx.Client(base_url=self.base, timeout=10)
+        try:
+            wait_until_healthy(self.http, self.proc)
+        except BaseException:
+            self.kill()
+            raise
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        """POST /api/tables, expecting success."""
+        response = self.http.post("/api/tables", json=body)
+        assert response.status_code == 201, response.text
+        created: dict[str, Any] = response.json()
+        return created
+
+    def table(self, table_id: str) -> dict[str, Any]:
+        """GET /api/tables/{id}."""
+        info: dict[str, Any] = self.http.get(f"/api/tables/{table_id}").json()
+        return info
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no last commit (Popen.kill, safe once the process is gone)."""
+        self.proc.kill()
+        self.proc.wait(10)
+        self.http.close()
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it does not stop in 15 s."""
+        if self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+        self.http.close()
+
+
+def wait_until_healthy(
+    http: httpx.Client, proc: subprocess.Popen[bytes], seconds: float = 30
+) -> None:
+    """Until GET /healthz answers 200; fails if the process ends first."""
+    deadline = time.monotonic() + seconds
+    while True:
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        with contextlib.suppress(httpx.TransportError):
+            if http.get("/healthz").status_code == 200:
+                return
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)

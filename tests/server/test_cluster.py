@@ -1,0 +1,241 @@
+"""Several workers on one PostgreSQL: a table runs in one worker at a time, moves to
+the worker the proxy sends it to, and survives its worker's death (owners.py, proxy.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from pitkit.server.client import RandomPlayer, TableClient
+from pitkit.server.owners import PostgresOwners
+from pitkit.server.proxy import find_haproxy, haproxy_config, start_haproxy
+from tests.postgres import REQUIRE_ENV, PostgresServer
+from tests.server.conftest import FAST, ServerThread, run
+from tests.server.processes import Process, free_port, wait_until_healthy
+
+WORKER = [sys.executable, "-m", "tests.server.fast_worker"]
+
+
+@pytest.fixture
+def pg_url(postgres: PostgresServer) -> str:
+    """A new, empty PostgreSQL database."""
+    return postgres.new_database()
+
+
+def test_a_table_is_owned_by_one_worker_and_handed_over_on_request(pg_url: str) -> None:
+    async def scenario() -> None:
+        a, b = PostgresOwners(pg_url, heartbeat=0.2), PostgresOwners(pg_url, heartbeat=0.2)
+        handed: list[str] = []
+        lost: list[bool] = []
+
+        async def a_releases(table_id: str) -> None:
+            handed.append(table_id)
+            await a.release(table_id)
+
+        async def refuse(table_id: str) -> None:
+            pass  # b never lets go (a worker mid-load would finish first)
+
+        async def a_lost() -> None:
+            lost.append(True)
+
+        async def nothing() -> None:
+            pass
+
+        await a.start(a_releases, a_lost)
+        await b.start(refuse, nothing)
+        try:
+            assert await a.claim("t1", wait=0)
+            assert await a.claim("t1", wait=0)  # again: still one lock
+            assert not await b.claim("t1", wait=0)
+            assert await b.unowned(["t1", "t2"]) == ["t2"]
+            # b is sent t1: it asks, a lets go, b takes it.
+            assert await b.claim("t1", wait=3)
+            assert handed == ["t1"] and "t1" not in a.held
+            # a cannot take it back from a worker that will not let go.
+            assert not await a.claim("t1", wait=0.3)
+            # A lost session frees every lock, and its worker hears of it.
+            assert await a.claim("t3", wait=0)
+            pid = (await (await a._locks.execute("SELECT pg_backend_pid()")).fetchone())[0]
+            await b._locks.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            for _ in range(50):
+                if lost:
+                    break
+                await asyncio.sleep(0.05)
+            assert lost and not a.held
+            assert await b.claim("t3", wait=0)
+        finally:
+            await a.close()
+            await b.close()
+
+    run(scenario())
+
+
+def test_a_table_moves_to_another_worker_and_play_goes_on(tmp_path: Path, pg_url: str) -> None:
+    first = ServerThread(tmp_path / "a", FAST, database=pg_url)
+    second = ServerThread(tmp_path / "b", FAST, database=pg_url)
+    try:
+        created = first.create(game="ace-pit", seats=[None, "random"])
+        tid, token = created["table"]["id"], created["seats"][0]["token"]
+
+        async def scenario() -> None:
+            player = TableClient(first.base, tid, token)
+            await player.connect(name="Ada")
+            await player.recv_type("sync")
+            # The proxy now sends this table to the second worker: it takes it over,
+            # and the first closes the player's socket so that it reconnects there.
+            assert second.table(tid)["players"] == 2
+            with pytest.raises(ConnectionClosed) as closed:
+                await player.recv_type("never", timeout=5)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+            assert tid not in first.app.state.manager.tables
+            assert tid in second.app.state.manager.tables
+            moved = TableClient(second.base, tid, token)
+            await moved.connect()
+            assert (await moved.recv_type("sync"))["version"] >= player.version
+            bot = RandomPlayer(moved, seed=1)
+            await bot._maybe_act()
+            await bot.run(time.monotonic() + 20)
+            assert bot.acked and moved.over and not bot.errors
+            await moved.close()
+
+        run(scenario())
+        assert second.table(tid)["status"] == "over"
+    finally:
+        first.stop()
+        second.stop()
+
+
+class Cluster:
+    """PostgreSQL, HAProxy and `workers` fast workers on loopback."""
+
+    def __init__(self, tmp_path: Path, url: str, workers: int) -> None:
+        self.workers: list[Process] = []
+        self.proxy: Any = None
+        try:
+            for i in range(workers):
+                self.workers.append(Process(tmp_path / f"w{i}", free_port(), url, WORKER))
+            port = free_port()
+            listen = f"127.0.0.1:{port}"
+            config = haproxy_config(listen, [f"127.0.0.1:{w.port}" for w in self.workers], 0.2)
+            self.proxy = start_haproxy(config, quiet=True)
+            self.base = f"http://{listen}"
+            self.http = httpx.Client(base_url=self.base, timeout=15)
+            wait_until_healthy(self.http, self.proxy)
+        except BaseException:
+            self.stop()
+            raise
+
+    def get(self, path: str) -> dict[str, Any]:
+        """GET through the proxy; a table moving between workers is asked again."""
+        for _ in range(20):
+            response = self.http.get(path)
+            if response.status_code != 503:
+                break
+            time.sleep(0.25)
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    def stop(self) -> None:
+        for worker in self.workers:
+            worker.stop()
+        if self.proxy is not None:
+            self.proxy.terminate()
+            self.proxy.wait(10)
+
+
+@pytest.fixture
+def cluster(tmp_path: Path, pg_url: str) -> Iterator[Cluster]:
+    try:
+        find_haproxy()
+    except FileNotFoundError as exc:
+        if os.environ.get(REQUIRE_ENV) == "1":
+            pytest.fail(f"{exc} ({REQUIRE_ENV}=1)", pytrace=False)
+        pytest.skip(str(exc))
+    made = Cluster(tmp_path, pg_url, workers=3)
+    yield made
+    made.stop()
+
+
+async def _play_on(player: RandomPlayer, deadline: float) -> None:
+    """Play a seat through the proxy to the end of the match, reconnecting when a
+    worker dies or hands the table over."""
+    client = player.client
+    while time.monotonic() < deadline:
+        with contextlib.suppress(ConnectionClosed, OSError, InvalidStatus, TimeoutError):
+            player.pending = None  # whatever was in flight is answered by the resync
+            await client.connect(name="P", resume=True)
+            await player._maybe_act()
+            await player.run(deadline)
+            if client.over:
+                await client.close()
+                return
+        await asyncio.sleep(0.2)
+
+
+def test_killing_a_worker_loses_no_acknowledged_action(cluster: Cluster, pg_url: str) -> None:
+    fast = {"bot_delay": 0, "away_timeout": 0}
+    create = cluster.http.post
+    mixed = [("ace-pit", [None, None]), ("pitty-pat", [None, "random", None])]
+    mixed += [("ace-pit", [None, "random"]), ("pitty-pat", [None, None])] * 2
+    tables = []
+    for game, seats in mixed:
+        response = create("/api/tables", json={"game": game, "seats": seats, "settings": fast})
+        assert response.status_code == 201, response.text
+        tables.append(response.json())
+    bot_only = []  # nobody connects to these: a live worker must adopt them
+    for _ in range(3):
+        body = {"game": "pitty-pat", "seats": ["random"] * 3, "settings": fast}
+        bot_only.append(create("/api/tables", json=body).json()["table"]["id"])
+    players = [
+        RandomPlayer(TableClient(cluster.base, t["table"]["id"], s["token"]), seed=i)
+        for i, (t, s) in enumerate(
+            (t, s) for t in tables for s in t["seats"] if s["kind"] == "open"
+        )
+    ]
+
+    async def scenario() -> None:
+        deadline = time.monotonic() + 90
+        playing = [asyncio.create_task(_play_on(p, deadline)) for p in players]
+        await asyncio.sleep(1.0)
+        busiest = max(cluster.workers, key=lambda w: w.http.get("/healthz").json()["tables"])
+        assert busiest.http.get("/healthz").json()["tables"] > 0
+        busiest.kill()  # in the middle of play, with actions in flight
+        statuses = [cluster.get(f"/api/tables/{t['table']['id']}")["status"] for t in tables]
+        assert statuses.count("playing") >= len(tables) // 2, statuses
+        await asyncio.gather(*playing)
+
+    run(scenario())
+    everything = [t["table"]["id"] for t in tables] + bot_only
+    deadline = time.monotonic() + 60
+    for tid in everything:
+        while cluster.get(f"/api/tables/{tid}")["status"] != "over":
+            assert time.monotonic() < deadline, f"table {tid} did not finish"
+            time.sleep(0.2)
+
+    # Every acknowledged action is stored as it was acknowledged, once.
+    engine = create_engine(pg_url)
+    with engine.connect() as db:
+        stored = {
+            (t, m, v): a
+            for t, m, v, a in db.execute(
+                text("SELECT table_id, match_no, version, action FROM steps")
+            )
+        }
+    engine.dispose()
+    acked = [(p.client.url.rsplit("/", 1)[1], *a) for p in players for a in p.acked]
+    assert len(acked) > 50
+    for table_id, match, version, action in acked:
+        assert stored.get((table_id, match, version)) == action
+    print(f"{len(acked)} acknowledged actions, {len(stored)} steps stored")
