@@ -25,7 +25,7 @@ from pitkit.server.client import TableClient
 from pitkit.server.settings import database_url
 from pitkit.server.thinking import Thinker
 from tests.server.conftest import FAST, ServerThread, run
-from tests.server.test_durability import Process, _free_port
+from tests.server.processes import Process, free_port
 
 
 def _with(**changes: Any) -> Limits:
@@ -445,7 +445,7 @@ def _children(pid: int) -> set[int]:
 def test_sigterm_stops_a_server_whose_bots_are_searching(tmp_path: Path) -> None:
     """SIGTERM while search bots think: the server and its bot processes exit
     promptly (it once hung behind a bot with an unbounded budget)."""
-    server = Process(tmp_path, _free_port(), database_url(str(tmp_path), None))
+    server = Process(tmp_path, free_port(), database_url(str(tmp_path), None))
     try:
         tid = server.create(game="pits", seats=["search:3s"] * 5, settings={"bot_delay": 0})
         deadline = time.monotonic() + 20
