@@ -1,13 +1,14 @@
-"""The ``pitkit`` command: list games, play in the terminal, simulate, replay."""
+"""The ``pitkit`` command: list games, play in the terminal, simulate, replay, serve, back up."""
 
 from __future__ import annotations
 
 import random
 import re
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -25,6 +26,9 @@ from pitkit.core.match import Match
 from pitkit.core.narrate import Narrator
 from pitkit.core.state import State
 from pitkit.play import play_turns
+
+if TYPE_CHECKING:
+    from pitkit.server.backup import Summary
 
 app = typer.Typer(
     help="pitkit: the Pit family of card games. Play, simulate and study them.",
@@ -55,8 +59,8 @@ def main() -> None:
     app()
 
 
-def _fail(message: str) -> typer.Exit:
-    console.print(f"[bold red]error:[/] {escape(message)}")
+def _fail(message: str, out: Console = console) -> typer.Exit:
+    out.print(f"[bold red]error:[/] {escape(message)}")
     return typer.Exit(2)
 
 
@@ -595,3 +599,108 @@ def proxy(
     except KeyboardInterrupt:
         process.terminate()
         process.wait(10)
+
+
+db_app = typer.Typer(
+    help="Back up the server's database to a file, or restore one (SQLite or PostgreSQL).",
+    no_args_is_help=True,
+)
+app.add_typer(db_app, name="db")
+
+DataFolder = Annotated[
+    Path, typer.Option(help="Folder of the SQLite database, as for `pitkit serve`.")
+]
+DatabaseUrl = Annotated[
+    str | None,
+    typer.Option(help="A database URL instead, e.g. postgresql+psycopg://user@host/pitkit."),
+]
+BackupFile = Annotated[str, typer.Argument(help="The backup file (-: standard output or input).")]
+
+
+def _report(out: Console, done: str, summary: Summary) -> None:
+    """Rows per table and the time taken, after `db backup` and `db restore`."""
+    table = Table()
+    table.add_column("table")
+    table.add_column("rows", justify="right")
+    for name, rows in summary.tables.items():
+        table.add_row(name, f"{rows:,}")
+    out.print(table)
+    rate = summary.rows / summary.seconds if summary.seconds > 0 else 0.0
+    out.print(
+        f"{escape(done)}: {summary.rows:,} rows (schema {summary.schema}) "
+        f"in {summary.seconds:.2f} s, {rate:,.0f} rows/s"
+    )
+
+
+@db_app.command("backup")
+def db_backup(
+    file: BackupFile, data: DataFolder = Path("data"), database: DatabaseUrl = None
+) -> None:
+    """Write the whole database to FILE (gzip'd JSON lines) for `pitkit db restore`.
+
+    It reads one snapshot of the database, so it may run while the server does.
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from pitkit.server.backup import BackupError, backup
+    from pitkit.server.settings import database_url
+    from pitkit.server.storage import make_engine
+
+    # The report goes to stderr when the backup itself goes to stdout.
+    out = Console(highlight=False, stderr=True) if file == "-" else console
+    if database is None and not (data / "pitkit.sqlite3").exists():
+        raise _fail(f"there is no database in {data} (give --data or --database)", out)
+    engine = make_engine(database_url(str(data), database))
+    path = Path(file)
+    # Written beside FILE and renamed at the end: a failed backup never leaves a
+    # file that looks like one, nor replaces the last good one.
+    partial = path.with_name(path.name + ".partial")
+    try:
+        if file == "-":
+            summary = backup(engine, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+        else:
+            with partial.open("wb") as f:
+                summary = backup(engine, f)
+            partial.replace(path)
+    except (BackupError, OSError, SQLAlchemyError) as exc:
+        if file != "-":
+            partial.unlink(missing_ok=True)
+        raise _fail(str(exc), out) from None
+    finally:
+        engine.dispose()
+    _report(out, f"Backed up {engine.url.render_as_string()} to {file}", summary)
+
+
+@db_app.command("restore")
+def db_restore(
+    file: BackupFile,
+    data: DataFolder = Path("data"),
+    database: DatabaseUrl = None,
+    force: Annotated[
+        bool, typer.Option(help="Replace what the database holds (else it must hold nothing).")
+    ] = False,
+) -> None:
+    """Restore a backup made by `pitkit db backup` into a database no server is using.
+
+    The database gets the schema first if it has none. Everything goes in one
+    transaction: if anything is wrong, nothing changes.
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from pitkit.server.backup import BackupError, restore
+    from pitkit.server.settings import database_url
+    from pitkit.server.storage import make_engine
+
+    engine = make_engine(database_url(str(data), database))
+    try:
+        if file == "-":
+            summary = restore(engine, sys.stdin.buffer, force=force)
+        else:
+            with Path(file).open("rb") as f:
+                summary = restore(engine, f, force=force)
+    except (BackupError, OSError, SQLAlchemyError) as exc:
+        raise _fail(str(exc)) from None
+    finally:
+        engine.dispose()
+    _report(console, f"Restored {file} into {engine.url.render_as_string()}", summary)
