@@ -38,6 +38,7 @@ from pitkit.core.match import Match
 from pitkit.core.narrate import Narrator
 from pitkit.core.rules import RuleSet
 from pitkit.server import storage
+from pitkit.server.metrics import Metrics
 from pitkit.server.protocol import ProtocolError, error
 from pitkit.server.settings import Bucket, Limits, TableSettings
 from pitkit.server.storage import SeatRecord, Store, TableRecord
@@ -170,6 +171,7 @@ class Table:
         store: Store,
         limits: Limits,
         thinker: Thinker,
+        metrics: Metrics,
         rebuilt: Rebuilt | None = None,
         creator: str | None = None,
     ) -> None:
@@ -187,6 +189,7 @@ class Table:
         self.store = store
         self.limits = limits
         self.thinker = thinker
+        self.metrics = metrics
         self.creator = creator
         self.touched = max(record.created, record.updated)
         """When anything last happened here (wall-clock seconds), for expiry."""
@@ -707,6 +710,7 @@ class Table:
                     self._recheck = asyncio.create_task(self._check_later())
                 raise ProtocolError("server_error") from None
             self.starts.append(before)
+            self.metrics.actions.labels(self.game.name).inc()
             self.touched = time.time()
             if self.clock is not None:
                 self.clock.record(events)
@@ -1005,9 +1009,10 @@ def _clean_name(name: str | None, limit: int) -> str | None:
 class Manager:
     """Every table in memory, and their creation, loading, expiry and unloading."""
 
-    def __init__(self, store: Store, limits: Limits) -> None:
+    def __init__(self, store: Store, limits: Limits, metrics: Metrics) -> None:
         self.store = store
         self.limits = limits
+        self.metrics = metrics
         self.thinker = Thinker(limits)
         self.tables: dict[str, Table] = {}
         self._load_lock = asyncio.Lock()
@@ -1032,7 +1037,9 @@ class Manager:
         self, record: TableRecord, rebuilt: Rebuilt | None = None, creator: str | None = None
     ) -> Table | None:
         try:
-            table = Table(record, self.store, self.limits, self.thinker, rebuilt, creator)
+            table = Table(
+                record, self.store, self.limits, self.thinker, self.metrics, rebuilt, creator
+            )
         except ValueError as exc:  # a game or option no longer known
             log.error("table %s cannot be loaded: %s", record.id, exc)
             return None
@@ -1149,7 +1156,7 @@ class Manager:
             ],
         )
         await self.store.run(storage.insert_table(record))
-        table = Table(record, self.store, self.limits, self.thinker, creator=creator)
+        table = Table(record, self.store, self.limits, self.thinker, self.metrics, creator=creator)
         self.tables[table.id] = table
         if all(s.kind == "bot" for s in table.seats):
             await table.start()
