@@ -7,6 +7,7 @@ import re
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -396,6 +397,13 @@ def _everything(event: Event) -> Mapping[str, Any]:
     return out
 
 
+class LogFormat(StrEnum):
+    """How `pitkit serve` writes its log lines."""
+
+    text = "text"
+    json = "json"
+
+
 @app.command()
 def serve(
     host: Annotated[
@@ -410,6 +418,10 @@ def serve(
         typer.Option(help="A database URL instead, e.g. postgresql+psycopg://user@host/pitkit."),
     ] = None,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    log_format: Annotated[
+        LogFormat,
+        typer.Option(help="Log lines as text, or as JSON objects (one a line) for a collector."),
+    ] = LogFormat.text,
     tables_per_minute: Annotated[
         int, typer.Option(help="Tables one address may open per minute.", min=1)
     ] = 60,
@@ -461,6 +473,7 @@ def serve(
             limits,
             public_url=public_url,
             trusted_proxies=tuple(trusted_proxy or ()),
+            log_format=log_format.value,
         )
     except (OSError, ValueError) as exc:
         raise _fail(str(exc)) from None

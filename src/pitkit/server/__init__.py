@@ -28,10 +28,12 @@ def serve(
     limits: Limits | None = None,
     public_url: str | None = None,
     trusted_proxies: tuple[str, ...] = (),
+    log_format: str = "text",
 ) -> None:
     """Run the server until interrupted; SQLite in `data` unless `database` is a URL.
 
     `public_url` and `trusted_proxies` are `Site`'s (guards.py); ValueError if malformed.
+    `log_format` is "text" or "json" (one object a line; logs.py).
     """
     import uvicorn
 
@@ -40,7 +42,8 @@ def serve(
     limits = limits or Limits()
     site = Site(host, public_url, trusted_proxies)
     app = create_app(database_url(data, database), limits, started=tune_process, site=site)
-    server = uvicorn.Server(server_config(app, limits, port=port, log_level=log_level))
+    config = server_config(app, limits, port=port, log_level=log_level, log_format=log_format)
+    server = uvicorn.Server(config)
     raise_open_files_limit()
     # Ctrl+C stops the server cleanly, then uvicorn raises the signal again to whoever
     # set a handler before it (uvicorn.run swallows it the same way).

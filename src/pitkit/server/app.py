@@ -11,14 +11,16 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket
 from fastapi import Path as InPath
-from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.responses import FileResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.websockets import WebSocketDisconnect
 
@@ -29,6 +31,7 @@ from pitkit.core.views import json_schema
 from pitkit.server import storage
 from pitkit.server.guards import RequestRate, SameOriginSockets, SecurityHeaders, Site, add_docs
 from pitkit.server.manager import Manager, TableElsewhereError
+from pitkit.server.metrics import Metrics
 from pitkit.server.owners import owners_for
 from pitkit.server.protocol import (
     Act,
@@ -258,8 +261,10 @@ def create_app(
     """
     site = site or Site()
     limits = limits or Limits()
-    store = Store(database_url, timeout=limits.store_seconds)
-    manager = Manager(store, limits, owners_for(database_url))
+    metrics = Metrics()
+    store = Store(database_url, timeout=limits.store_seconds, metrics=metrics)
+    manager = Manager(store, limits, metrics, owners_for(database_url))
+    metrics.watch(manager)
     creates: dict[str, Bucket] = {}
     logs: dict[tuple[str, int], str] = {}
     """Finished matches' logs as served, oldest first (a log never changes once over)."""
@@ -289,6 +294,7 @@ def create_app(
     app.state.site = site
     app.state.manager = manager
     app.state.store = store
+    app.state.metrics = metrics
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
     app.add_middleware(SameOriginSockets, site=site)
     app.add_middleware(RequestRate, limits=limits, site=site)
@@ -417,6 +423,7 @@ def create_app(
         try:
             return Joined(seat=await table.join(body.token, body.name))
         except ProtocolError as exc:
+            metrics.refused(exc.code)
             raise HTTPException(_STATUS.get(exc.code, 400), exc.reason) from None
 
     @app.put("/api/tables/{table_id}/seats/{seat}", tags=["host"])
@@ -511,6 +518,13 @@ def create_app(
         """Liveness, and a few counters."""
         return {"ok": True, "tables": len(manager.tables), "commits": store.commits}
 
+    @app.get("/metrics", tags=["server"], response_class=PlainTextResponse)
+    async def prometheus() -> Response:
+        """Prometheus metrics, as text: tables, sockets, actions, refusals, database time.
+
+        Async, so that it counts the tables on the event loop that changes them."""
+        return Response(metrics.text(), media_type=CONTENT_TYPE_LATEST)
+
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -534,6 +548,7 @@ def create_app(
                 conn.close(1013)  # another worker is handing it over: the client tries again
                 return
             if table is None:
+                metrics.refused("no_table")
                 conn.send(error("no_table", f"there is no table {table_id[:40]!r}"))
                 conn.close(4404)
                 return
@@ -568,6 +583,7 @@ async def _serve_socket(ws: WebSocket, conn: Conn, table: Table, limits: Limits)
                 async with asyncio.timeout(limits.hello_seconds):
                     message = await ws.receive()
         except TimeoutError:
+            table.metrics.refused("hello_first")
             conn.send(error("hello_first", "no hello in time"))
             conn.close(4408)
             return
@@ -575,11 +591,13 @@ async def _serve_socket(ws: WebSocket, conn: Conn, table: Table, limits: Limits)
             return
         if message["type"] == "websocket.disconnect":
             return
+        received = time.perf_counter()
         if not bucket.take():
             limited += 1
             if limited >= limits.abuse_close:
                 conn.close(1008)
                 return
+            table.metrics.refused("rate_limited")
             conn.send(error("rate_limited", "too many messages; this one was dropped"))
             continue
         limited = 0
@@ -590,18 +608,21 @@ async def _serve_socket(ws: WebSocket, conn: Conn, table: Table, limits: Limits)
         try:
             parsed = parse(raw, limits.message_bytes)
             ident = getattr(parsed, "id", None)
-            await _handle(conn, table, parsed)
+            await _handle(conn, table, parsed, received)
         except ProtocolError as exc:
+            table.metrics.refused(exc.code)
             extra = {"match": table.match_no, "version": table.version} if conn.joined else {}
             reason = table.narrator(conn.seat).with_names(exc.reason)
             conn.send(error(exc.code, reason, ident, **extra))
         except Exception:
             # Never let one message take the server down; the table is unchanged.
             log.exception("table %s: message failed", table.id)
+            table.metrics.refused("server_error")
             conn.send(error("server_error", "the server failed on this message", ident))
 
 
-async def _handle(conn: Conn, table: Table, message: ClientMessage) -> None:
+async def _handle(conn: Conn, table: Table, message: ClientMessage, received: float) -> None:
+    """Answer one message, read at `received` (`time.perf_counter`)."""
     if isinstance(message, Hello):
         if conn.joined:
             raise ProtocolError("already_joined")
@@ -614,6 +635,7 @@ async def _handle(conn: Conn, table: Table, message: ClientMessage) -> None:
         if conn.seat is None:
             raise ProtocolError("spectator")
         await table.act(conn.seat, message.action, message.version, conn, message.id)
+        table.metrics.action_seconds.observe(time.perf_counter() - received)
     elif message.type == "sync":
         await table.sync(conn)
     elif message.type == "rematch":

@@ -36,6 +36,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 
+from pitkit.server import logs
 from pitkit.server.settings import Bucket, Limits
 
 __all__ = [
@@ -467,8 +468,11 @@ def raise_open_files_limit() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
-def server_config(app: FastAPI, limits: Limits, *, port: int, log_level: str) -> GuardedConfig:
-    """The uvicorn Config that serves `app` (from `create_app`, which holds its `Site`)."""
+def server_config(
+    app: FastAPI, limits: Limits, *, port: int, log_level: str, log_format: str = "text"
+) -> GuardedConfig:
+    """The uvicorn Config that serves `app` (from `create_app`, which holds its `Site`),
+    logging as `log_format` says ("text" or "json": logs.py)."""
     site = app.state.site
     assert isinstance(site, Site)
     return GuardedConfig(
@@ -478,6 +482,7 @@ def server_config(app: FastAPI, limits: Limits, *, port: int, log_level: str) ->
         host=site.host,
         port=port,
         log_level=log_level,
+        log_config=logs.config(log_format, log_level),
         lifespan="on",
         ws_max_size=limits.frame_bytes,
         # Messages are a few hundred bytes: compressing each costs more CPU (on both

@@ -18,6 +18,7 @@ from typing import Any
 from pitkit import bots as bot_registry
 from pitkit import games
 from pitkit.server import storage
+from pitkit.server.metrics import Metrics
 from pitkit.server.owners import Owners, SoleOwner
 from pitkit.server.settings import Limits, TableSettings
 from pitkit.server.storage import SeatRecord, Store, TableRecord
@@ -39,9 +40,12 @@ class TableElsewhereError(RuntimeError):
 class Manager:
     """Every table this worker runs, and their creation, loading, handover and unloading."""
 
-    def __init__(self, store: Store, limits: Limits, owners: Owners | None = None) -> None:
+    def __init__(
+        self, store: Store, limits: Limits, metrics: Metrics, owners: Owners | None = None
+    ) -> None:
         self.store = store
         self.limits = limits
+        self.metrics = metrics
         self.owners: Owners = owners or SoleOwner()
         self.thinker = Thinker(limits)
         self.tables: dict[str, Table] = {}
@@ -180,7 +184,7 @@ class Manager:
 
     def _adopt(self, record: TableRecord, rebuilt: Rebuilt | None = None) -> Table | None:
         try:
-            table = Table(record, self.store, self.limits, self.thinker, rebuilt)
+            table = Table(record, self.store, self.limits, self.thinker, self.metrics, rebuilt)
         except ValueError as exc:  # a game or option no longer known
             log.error("table %s cannot be loaded: %s", record.id, exc)
             self._unloadable.add(record.id)
@@ -255,7 +259,7 @@ class Manager:
         except BaseException:
             await self.owners.release(table_id)
             raise
-        table = Table(record, self.store, self.limits, self.thinker, creator=creator)
+        table = Table(record, self.store, self.limits, self.thinker, self.metrics, creator=creator)
         self.tables[table.id] = table
         if all(s.kind == "bot" for s in table.seats):
             await table.start()

@@ -45,6 +45,8 @@ from sqlalchemy import (
     update,
 )
 
+from pitkit.server.metrics import Metrics
+
 __all__ = [
     "MatchRecord",
     "SeatRecord",
@@ -224,7 +226,9 @@ _STOP = object()
 class Store:
     """The database, reached through one writer thread with group commit."""
 
-    def __init__(self, url: str, batch: int = 512, timeout: float = 10.0) -> None:
+    def __init__(
+        self, url: str, batch: int = 512, timeout: float = 10.0, metrics: Metrics | None = None
+    ) -> None:
         self.url = url
         self.engine = make_engine(url)
         self.batch = batch
@@ -233,6 +237,7 @@ class Store:
         self._thread: threading.Thread | None = None
         self.commits = 0
         self.jobs = 0
+        self.metrics = metrics or Metrics()
 
     # -- life cycle ---------------------------------------------------------
 
@@ -266,6 +271,7 @@ class Store:
                 return await asyncio.shield(future)
         except TimeoutError:
             job.abandoned = True
+            self.metrics.store_failures.labels("timeout").inc()
             raise StoreTimeoutError("the database did not answer in time") from None
 
     def _run(self) -> None:
@@ -297,6 +303,7 @@ class Store:
     def _commit(self, conn: Connection, jobs: list[_Job]) -> Connection:
         """Commit `jobs` together; if that fails, each alone, so one bad job fails alone."""
         results: list[tuple[bool, Any]] = []
+        started = time.perf_counter()
         try:
             with conn.begin():
                 results = [(True, job.fn(conn)) for job in jobs]
@@ -313,8 +320,10 @@ class Store:
                     self.jobs += 1
                 except Exception as exc:
                     log.exception("a storage job failed")
+                    self.metrics.store_failures.labels("error").inc()
                     results.append((False, exc))
                     conn = self._fresh(conn)
+        self.metrics.store_seconds.observe(time.perf_counter() - started)
         for job, (ok, value) in zip(jobs, results, strict=True):
             if job.future is not None and job.loop is not None:
                 job.loop.call_soon_threadsafe(_settle, job.future, ok, value)

@@ -38,6 +38,7 @@ from pitkit.core.match import Match
 from pitkit.core.narrate import Narrator
 from pitkit.core.rules import RuleSet
 from pitkit.server import storage
+from pitkit.server.metrics import Metrics
 from pitkit.server.protocol import ProtocolError, error
 from pitkit.server.settings import Bucket, Limits, TableSettings
 from pitkit.server.storage import SeatRecord, Store, TableRecord
@@ -170,6 +171,7 @@ class Table:
         store: Store,
         limits: Limits,
         thinker: Thinker,
+        metrics: Metrics,
         rebuilt: Rebuilt | None = None,
         creator: str | None = None,
     ) -> None:
@@ -187,6 +189,7 @@ class Table:
         self.store = store
         self.limits = limits
         self.thinker = thinker
+        self.metrics = metrics
         self.creator = creator
         self.touched = max(record.created, record.updated)
         """When anything last happened here (wall-clock seconds), for expiry."""
@@ -707,6 +710,7 @@ class Table:
                     self._recheck = asyncio.create_task(self._check_later())
                 raise ProtocolError("server_error") from None
             self.starts.append(before)
+            self.metrics.actions.labels(self.game.name).inc()
             self.touched = time.time()
             if self.clock is not None:
                 self.clock.record(events)
