@@ -37,12 +37,18 @@ node_modules/.bin/tsc: package.json package-lock.json
 
 # The storage and server tests run on SQLite and on PostgreSQL: tests/postgres.py
 # starts a throwaway server from Debian's packages, installed here when missing.
-# PITKIT_REQUIRE_POSTGRES=1: here a missing PostgreSQL fails those tests (elsewhere they skip).
+# PITKIT_REQUIRE_POSTGRES=1: here a missing PostgreSQL (or HAProxy) fails those tests
+# (elsewhere they skip).
 /usr/lib/postgresql:
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -q
 	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql
 
-test: lint /usr/bin/chromium /usr/lib/postgresql
+# The test of several workers (tests/server/test_cluster.py) puts Debian's HAProxy in front.
+/usr/sbin/haproxy:
+	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -q
+	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q haproxy
+
+test: lint /usr/bin/chromium /usr/lib/postgresql /usr/sbin/haproxy
 	PITKIT_REQUIRE_POSTGRES=1 $(BIN)/pytest
 	$(MAKE) test-compiled
 

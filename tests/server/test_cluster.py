@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -239,3 +240,39 @@ def test_killing_a_worker_loses_no_acknowledged_action(cluster: Cluster, pg_url:
     for table_id, match, version, action in acked:
         assert stored.get((table_id, match, version)) == action
     print(f"{len(acked)} acknowledged actions, {len(stored)} steps stored")
+
+
+def test_pitkit_proxy_prints_a_valid_configuration_and_runs_it(tmp_path: Path) -> None:
+    try:
+        haproxy = find_haproxy()
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    pitkit = [sys.executable, "-m", "pitkit.cli", "proxy"]
+    printed = subprocess.run(
+        [*pitkit, "--worker", "127.0.0.1:8001", "--worker", "127.0.0.1:8002", "--print"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    (tmp_path / "haproxy.cfg").write_text(printed)
+    check = subprocess.run([haproxy, "-c", "-f", str(tmp_path / "haproxy.cfg")], check=False)
+    assert check.returncode == 0 and "balance hdr(X-Pitkit-Table)" in printed
+    wrong = subprocess.run([*pitkit, "--worker", "8001"], capture_output=True, text=True)
+    assert wrong.returncode == 2 and "is not host:port" in wrong.stdout
+
+    # Run: it becomes HAProxy, which reaches the worker.
+    worker = ServerThread(tmp_path, FAST)
+    port = free_port()
+    proxy = subprocess.Popen(
+        [*pitkit, "--listen", f"127.0.0.1:{port}", "--worker", f"127.0.0.1:{worker.port}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as http:
+            wait_until_healthy(http, proxy)
+            assert http.get("/api/games").status_code == 200
+    finally:
+        proxy.terminate()
+        assert proxy.wait(10) is not None  # SIGTERM reached HAProxy itself
+        worker.stop()

@@ -596,7 +596,7 @@ def proxy(
     robin; start each worker with --trusted-proxy for the proxy's address
     (docs/deploy.md).
     """
-    from pitkit.server.proxy import haproxy_config, start_haproxy
+    from pitkit.server.proxy import exec_haproxy, haproxy_config
 
     try:
         config = haproxy_config(listen, worker)
@@ -604,14 +604,9 @@ def proxy(
             typer.echo(config, nl=False)
             return
         console.print(f"HAProxy on http://{listen}/ for {len(worker)} workers")
-        process = start_haproxy(config)
+        exec_haproxy(config)
     except (OSError, ValueError) as exc:
         raise _fail(str(exc)) from None
-    try:
-        raise typer.Exit(process.wait())
-    except KeyboardInterrupt:
-        process.terminate()
-        process.wait(10)
 
 
 db_app = typer.Typer(

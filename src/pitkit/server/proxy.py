@@ -13,13 +13,22 @@ themselves.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
-__all__ = ["find_haproxy", "haproxy_config", "split_address", "start_haproxy"]
+__all__ = [
+    "exec_haproxy",
+    "find_haproxy",
+    "haproxy_config",
+    "split_address",
+    "start_haproxy",
+]
 
 
 def split_address(address: str) -> tuple[str, int]:
@@ -94,15 +103,27 @@ def find_haproxy() -> str:
     return found
 
 
-def start_haproxy(config: str, quiet: bool = False) -> subprocess.Popen[bytes]:
-    """HAProxy running `config` in the foreground, as a child process (its config
-    file is checked first: a ValueError carries HAProxy's complaint)."""
+def _command(config: str) -> list[str]:
+    """HAProxy's command line for `config` (written to a file of its own, and
+    checked first: a ValueError carries HAProxy's complaint)."""
     program = find_haproxy()
-    folder = Path(tempfile.mkdtemp(prefix="pitkit-haproxy-"))
-    path = folder / "haproxy.cfg"
+    path = Path(tempfile.mkdtemp(prefix="pitkit-haproxy-")) / "haproxy.cfg"
     path.write_text(config)
     check = subprocess.run([program, "-c", "-q", "-f", str(path)], capture_output=True, text=True)
     if check.returncode:
         raise ValueError(f"HAProxy refused the configuration: {check.stderr.strip()}")
+    return [program, "-db", "-f", str(path)]  # -db: in the foreground
+
+
+def start_haproxy(config: str, quiet: bool = False) -> subprocess.Popen[bytes]:
+    """HAProxy running `config`, as a child process."""
     out = subprocess.DEVNULL if quiet else None
-    return subprocess.Popen([program, "-db", "-f", str(path)], stdout=out, stderr=out)
+    return subprocess.Popen(_command(config), stdout=out, stderr=out)
+
+
+def exec_haproxy(config: str) -> NoReturn:
+    """Become HAProxy running `config` (so that a service manager's signals reach it)."""
+    command = _command(config)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(command[0], command)

@@ -229,7 +229,14 @@ export async function api(path, {method = 'GET', body, token} = {}) {
   const headers = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  const init = {method, headers, body: body === undefined ? undefined : JSON.stringify(body)};
+  let response = await fetch(path, init);
+  // 503 with Retry-After: the table is moving between the server's workers
+  // (docs/deploy.md), and nothing was done; ask again in a moment, a few times.
+  for (let tries = 0; response.status === 503 && response.headers.has('retry-after') && tries < 4; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(3, Number(response.headers.get('retry-after')) || 1)));
+    response = await fetch(path, init);
+  }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const detail = data.detail;
