@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy import create_engine, text
 
-__all__ = ["SERVE", "Process", "free_port"]
+__all__ = ["SERVE", "Process", "acknowledged_are_stored", "free_port", "wait_until_healthy"]
 
 SERVE = [sys.executable, "-m", "pitkit.cli", "serve"]
 
@@ -93,3 +94,20 @@ def wait_until_healthy(
                 return
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
+
+
+def acknowledged_are_stored(database: str, acked: Sequence[tuple[str, int, int, str]]) -> int:
+    """Assert that every acknowledged (table, match, version, action) is in the
+    database's steps as it was acknowledged; returns how many steps are stored."""
+    engine = create_engine(database)
+    with engine.connect() as db:
+        stored = {
+            (t, m, v): a
+            for t, m, v, a in db.execute(
+                text("SELECT table_id, match_no, version, action FROM steps")
+            )
+        }
+    engine.dispose()
+    for table_id, match, version, action in acked:
+        assert stored.get((table_id, match, version)) == action
+    return len(stored)

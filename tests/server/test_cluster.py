@@ -15,7 +15,6 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from pitkit.server.client import RandomPlayer, TableClient
@@ -23,7 +22,7 @@ from pitkit.server.owners import PostgresOwners
 from pitkit.server.proxy import find_haproxy, haproxy_config, start_haproxy
 from tests.postgres import REQUIRE_ENV, PostgresServer
 from tests.server.conftest import FAST, ServerThread, run
-from tests.server.processes import Process, free_port, wait_until_healthy
+from tests.server.processes import Process, acknowledged_are_stored, free_port, wait_until_healthy
 
 WORKER = [sys.executable, "-m", "tests.server.fast_worker"]
 
@@ -226,20 +225,10 @@ def test_killing_a_worker_loses_no_acknowledged_action(cluster: Cluster, pg_url:
             time.sleep(0.2)
 
     # Every acknowledged action is stored as it was acknowledged, once.
-    engine = create_engine(pg_url)
-    with engine.connect() as db:
-        stored = {
-            (t, m, v): a
-            for t, m, v, a in db.execute(
-                text("SELECT table_id, match_no, version, action FROM steps")
-            )
-        }
-    engine.dispose()
     acked = [(p.client.url.rsplit("/", 1)[1], *a) for p in players for a in p.acked]
     assert len(acked) > 50
-    for table_id, match, version, action in acked:
-        assert stored.get((table_id, match, version)) == action
-    print(f"{len(acked)} acknowledged actions, {len(stored)} steps stored")
+    stored = acknowledged_are_stored(pg_url, acked)
+    print(f"{len(acked)} acknowledged actions, {stored} steps stored")
 
 
 def test_pitkit_proxy_prints_a_valid_configuration_and_runs_it(tmp_path: Path) -> None:

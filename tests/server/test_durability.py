@@ -10,12 +10,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from pitkit.server.client import RandomPlayer, TableClient
 from tests.server.conftest import run
-from tests.server.processes import Process, free_port
+from tests.server.processes import Process, acknowledged_are_stored, free_port
 
 
 async def _play(player: RandomPlayer, until: float) -> None:
@@ -81,18 +80,8 @@ def test_sigkill_loses_no_acknowledged_action(serve: Callable[[], Process], data
     assert len(acked) > 100 and len(seen) == len(bot_tables)
 
     # Every acknowledged action is in the database, as it was acknowledged.
-    engine = create_engine(database)
-    with engine.connect() as db:
-        stored = {
-            (t, m, v): a
-            for t, m, v, a in db.execute(
-                text("SELECT table_id, match_no, version, action FROM steps")
-            )
-        }
-    engine.dispose()
-    for table_id, match, version, action in acked:
-        assert stored.get((table_id, match, version)) == action
-    print(f"{len(acked)} acknowledged actions, {len(stored)} steps stored")
+    stored = acknowledged_are_stored(database, acked)
+    print(f"{len(acked)} acknowledged actions, {stored} steps stored")
 
     # After a restart every table is back, at least as far as anyone was told.
     server = serve()
