@@ -28,7 +28,7 @@ from pitkit import bots as bot_registry
 from pitkit import games
 from pitkit.core.events import Event
 from pitkit.core.views import json_schema
-from pitkit.server import pits_event, storage
+from pitkit.server import pitch_event, pits_event, storage
 from pitkit.server.event_api import event_routes
 from pitkit.server.events import Events
 from pitkit.server.guards import RequestRate, SameOriginSockets, SecurityHeaders, Site, add_docs
@@ -50,7 +50,7 @@ from pitkit.server.tables import Conn, Table
 
 __all__ = ["EVENT_KINDS", "create_app"]
 
-EVENT_KINDS = (pits_event.KIND,)
+EVENT_KINDS = (pits_event.KIND, pitch_event.KIND)
 """The kinds of event (tournament) the server runs."""
 
 log = logging.getLogger("pitkit.server")
