@@ -221,3 +221,29 @@ def test_entries_made_at_once_all_land(server: ServerThread) -> None:
     event = desk.read()
     assert sorted(event["view"]["players"]) == sorted(names)
     assert [e["seq"] for e in event["log"]] == list(range(1, len(names) + 1))
+
+
+def test_the_manager_replaces_a_lost_link_and_the_old_one_stops(server: ServerThread) -> None:
+    desk = Desk(server)
+    for name in PLAYERS[:5]:
+        desk.add(name)
+    desk.ok(desk.manager, "start_game", players=PLAYERS[:5])
+    old = desk.tokens["Ann"]
+    assert "only the manager" in desk.refused(403, old, "new_link", role="player", name="Ann")
+    assert "no player named" in desk.refused(
+        409, desk.manager, "new_link", role="player", name="Zed"
+    )
+    answer = desk.ok(desk.manager, "new_link", role="player", name="Ann")
+    new = answer["link"]["token"]
+    assert answer["link"]["role"] == "player" and answer["link"]["name"] == "Ann"
+    assert desk.read(new)["me"] == {"role": "player", "name": "Ann"}
+    assert desk.enter(old, "hand", game=1, hand=1, order=PLAYERS[:5]).status_code == 403
+    assert desk.enter(new, "hand", game=1, hand=1, order=PLAYERS[:5]).status_code == 201
+    assert (
+        server.http.get(
+            f"/api/events/{desk.id}", headers={"Authorization": f"Bearer {old}"}
+        ).status_code
+        == 403
+    )
+    assert desk.read()["log"][-2]["type"] == "new_link"  # in the log, without the token
+    assert new not in str(desk.read()["log"])

@@ -15,7 +15,7 @@ from fastapi import Path as InPath
 from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
-from pitkit.server.events import Events, ForbiddenError, Loaded, RefusedError
+from pitkit.server.events import NEW_LINK, Events, ForbiddenError, Loaded, RefusedError
 from pitkit.server.guards import Site
 from pitkit.server.protocol import Body
 
@@ -147,7 +147,7 @@ def event_routes(events: Events, site: Site) -> APIRouter:
             raise HTTPException(409, str(exc)) from None
         new_link = None
         if made is not None:
-            role = loaded.kind.links[body.type]
+            role = str(body.data["role"]) if body.type == NEW_LINK else loaded.kind.links[body.type]
             new_link = link(request, loaded, role, str(body.data.get("name")), made)
         return Entered(entry=entry.to_json(), event=await shown(loaded, token), link=new_link)
 

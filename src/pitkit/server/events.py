@@ -35,6 +35,7 @@ from pitkit.server.storage import Store, event_entries_t, event_links_t, events_
 from pitkit.server.tables import hash_token, new_token
 
 __all__ = [
+    "NEW_LINK",
     "ROLES",
     "Actor",
     "Entry",
@@ -47,6 +48,10 @@ __all__ = [
 ]
 
 ROLES = ("manager", "judge", "player", "public")
+
+NEW_LINK = "new_link"
+"""The entry by which the manager replaces a player's or a judge's link (one lost,
+or passed on): {role, name}. The old link stops working; the event is unchanged."""
 
 
 class RefusedError(ValueError):
@@ -152,7 +157,7 @@ def replay(kind: Kind, options: Mapping[str, Any], entries: list[Entry]) -> Any:
             latest[entry.corrects] = entry
     state = kind.start(options)
     for entry in entries:
-        if entry.corrects is not None:
+        if entry.corrects is not None or entry.type == NEW_LINK:
             continue
         used = latest.get(entry.seq)
         if used is not None:
@@ -297,11 +302,17 @@ class Events:
             for _attempt in range(5):
                 await self._catch_up(loaded)
                 entry, state = self._try(loaded, actor, type, data, corrects)
-                token = new_token() if type in loaded.kind.links else None
                 link = None
-                if token is not None:
+                token = None
+                if type == NEW_LINK:
+                    token = new_token()
+                    link = (hash_token(token), str(data["role"]), str(data["name"]))
+                elif type in loaded.kind.links:
+                    token = new_token()
                     link = (hash_token(token), loaded.kind.links[type], str(data["name"]))
-                stored = await self.store.run(_append(loaded.id, entry, link))
+                stored = await self.store.run(
+                    _append(loaded.id, entry, link, replace_old=type == NEW_LINK)
+                )
                 if stored:
                     loaded.entries.append(entry)
                     loaded.state = state
@@ -321,6 +332,10 @@ class Events:
         if actor.role == "public":
             raise ForbiddenError("the public view cannot make entries")
         seq = (loaded.entries[-1].seq if loaded.entries else 0) + 1
+        if type == NEW_LINK:
+            self._check_new_link(loaded, actor, data, corrects)
+            entry = Entry(seq, time.time(), actor.role, actor.name, type, dict(data))
+            return entry, loaded.state
         if corrects is not None:
             target = next((e for e in loaded.entries if e.seq == corrects), None)
             if target is None or target.corrects is not None:
@@ -347,6 +362,22 @@ class Events:
             ) from None
         return entry, state
 
+    def _check_new_link(
+        self, loaded: Loaded, actor: Actor, data: Mapping[str, Any], corrects: int | None
+    ) -> None:
+        if actor.role != "manager":
+            raise ForbiddenError("only the manager may give someone a new link")
+        if corrects is not None:
+            raise RefusedError("a new link cannot be corrected: give another")
+        role, name = data.get("role"), data.get("name")
+        made = {
+            (loaded.kind.links[e.type], e.data.get("name"))
+            for e in loaded.entries
+            if e.type in loaded.kind.links and e.corrects is None
+        }
+        if (role, name) not in made:
+            raise RefusedError(f"there is no {role} named {name!r} at this event")
+
 
 def _entries_after(conn: Connection, event_id: str, since: int) -> list[Entry]:
     rows = conn.execute(
@@ -360,10 +391,11 @@ def _entries_after(conn: Connection, event_id: str, since: int) -> list[Entry]:
 
 
 def _append(
-    event_id: str, entry: Entry, link: tuple[str, str, str] | None
+    event_id: str, entry: Entry, link: tuple[str, str, str] | None, replace_old: bool = False
 ) -> Callable[[Connection], bool]:
     """A job that stores `entry` if it is still the next one (False: another worker
-    stored one first), and the link it makes."""
+    stored one first), and the link it makes (`replace_old`: ending the links of the
+    same role and name)."""
 
     def job(conn: Connection) -> bool:
         last = conn.execute(
@@ -385,6 +417,8 @@ def _append(
         )
         if link is not None:
             digest, role, name = link
+            if replace_old:
+                revoke_links(event_id, role, name)(conn)
             conn.execute(
                 insert(event_links_t).values(
                     event_id=event_id, token_hash=digest, role=role, name=name, created=entry.at
