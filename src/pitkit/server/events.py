@@ -418,7 +418,7 @@ def _append(
         if link is not None:
             digest, role, name = link
             if replace_old:
-                revoke_links(event_id, role, name)(conn)
+                _revoke_links(event_id, role, name)(conn)
             conn.execute(
                 insert(event_links_t).values(
                     event_id=event_id, token_hash=digest, role=role, name=name, created=entry.at
@@ -429,7 +429,7 @@ def _append(
     return job
 
 
-def revoke_links(event_id: str, role: str, name: str) -> Callable[[Connection], None]:
+def _revoke_links(event_id: str, role: str, name: str) -> Callable[[Connection], None]:
     """A job that ends every link of `role` named `name` (a new one replaces them)."""
 
     def job(conn: Connection) -> None:
