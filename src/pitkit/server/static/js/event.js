@@ -150,11 +150,16 @@ function accept(event) {
   ctx.links = keep.record(eventId).made;
 }
 
+/** What the printable page is called at this kind of event. */
+function sheetsName() {
+  return ctx.event.kind === 'pitch-tournament' ? 'Score pads' : 'Score sheets';
+}
+
 /** Who the page is for, in words. */
 function pageTitle() {
   const {role, name} = ctx.me;
   if (pageName === 'screen') return 'Standings';
-  if (pageName === 'print') return 'Score sheets';
+  if (pageName === 'print') return sheetsName();
   if (role === 'manager') return "Manager's desk";
   if (role === 'player' || role === 'judge') return `${name}'s page`;
   return 'Public view';
@@ -180,7 +185,7 @@ function drawBar() {
   const links = [];
   if (pageName === 'main') {
     links.push(h('a', {class: 'button', href: `${base}/screen`, target: '_blank', rel: 'noopener'}, 'Big screen'));
-    links.push(h('a', {class: 'button', href: `${base}/print`, target: '_blank', rel: 'noopener'}, 'Score sheets'));
+    links.push(h('a', {class: 'button', href: `${base}/print`, target: '_blank', rel: 'noopener'}, sheetsName()));
     const r = keep.record(eventId);
     const held = Object.keys(r.tokens);
     if (held.length && (held.length > 1 || r.current === '' || token === null)) {
