@@ -21,32 +21,37 @@ from fastapi import Path as InPath
 from fastapi.responses import FileResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
 from pitkit import bots as bot_registry
 from pitkit import games
 from pitkit.core.events import Event
 from pitkit.core.views import json_schema
-from pitkit.server import storage
+from pitkit.server import pitch_event, pits_event, storage
+from pitkit.server.event_api import event_routes
+from pitkit.server.events import Events
 from pitkit.server.guards import RequestRate, SameOriginSockets, SecurityHeaders, Site, add_docs
 from pitkit.server.manager import Manager, TableElsewhereError
 from pitkit.server.metrics import Metrics
 from pitkit.server.owners import owners_for
 from pitkit.server.protocol import (
     Act,
+    Body,
     ClientMessage,
     Hello,
     ProtocolError,
     error,
-    json_problem,
     parse,
 )
 from pitkit.server.settings import Bucket, Limits, TableSettings
 from pitkit.server.storage import Store
 from pitkit.server.tables import Conn, Table
 
-__all__ = ["create_app"]
+__all__ = ["EVENT_KINDS", "create_app"]
+
+EVENT_KINDS = (pits_event.KIND, pitch_event.KIND)
+"""The kinds of event (tournament) the server runs."""
 
 log = logging.getLogger("pitkit.server")
 STATIC = Path(__file__).parent / "static"
@@ -69,32 +74,13 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 # -- request and response bodies (they make the OpenAPI spec) --------------------
 
 
-class _Body(BaseModel):
-    """A request body: exact JSON types (``"3"`` is no number), no unknown fields."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _plain_json(cls, data: Any) -> Any:
-        # Checked before any field, and refused as an HTTPException rather than a
-        # ValueError: FastAPI's 422 quotes the failing input, and a lone surrogate or
-        # NaN in that quote cannot be written as JSON (the client got a 500).
-        if not isinstance(data, dict):
-            raise HTTPException(422, "the body is a JSON object (Content-Type: application/json)")
-        problem = json_problem(data, depth=4)
-        if problem is not None:
-            raise HTTPException(422, f"the body cannot be read: {problem}")
-        return data
-
-
 _Name = Annotated[str, Field(max_length=40)]
 """A bot's name, or a setting's or rule option's name."""
 
 _OptionValue = Annotated[str, Field(max_length=200)] | int | float | bool | None
 
 
-class CreateTable(_Body):
+class CreateTable(Body):
     """A new table: the game, its rule options, who sits where, how it runs."""
 
     game: str = Field(max_length=32, examples=["pitty-pat"])
@@ -136,14 +122,14 @@ class CreatedTable(BaseModel):
     seats: list[SeatInvite]
 
 
-class Join(_Body):
+class Join(Body):
     """Claim a seat with its token, under a name."""
 
     token: str = Field(max_length=64)
     name: str | None = Field(default=None, max_length=80)
 
 
-class SeatChange(_Body):
+class SeatChange(Body):
     """Host: put a bot in a seat, or reopen it (bot null) with a new invitation."""
 
     bot: _Name | None = None
@@ -155,7 +141,7 @@ class Joined(BaseModel):
     seat: int
 
 
-class JudgeQuestion(_Body):
+class JudgeQuestion(Body):
     """A rules question for a game's judge, as `pitkit judge GAME ARGS...` takes it."""
 
     args: list[Annotated[str, Field(max_length=120)]] = Field(
@@ -264,6 +250,7 @@ def create_app(
     metrics = Metrics()
     store = Store(database_url, timeout=limits.store_seconds, metrics=metrics)
     manager = Manager(store, limits, metrics, owners_for(database_url))
+    events = Events(store, {kind.name: kind for kind in EVENT_KINDS})
     metrics.watch(manager)
     creates: dict[str, Bucket] = {}
     logs: dict[tuple[str, int], str] = {}
@@ -293,6 +280,7 @@ def create_app(
     add_docs(app)
     app.state.site = site
     app.state.manager = manager
+    app.state.events = events
     app.state.store = store
     app.state.metrics = metrics
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
@@ -533,6 +521,7 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
+    app.include_router(event_routes(events, site))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.websocket("/ws/tables/{table_id}")

@@ -119,6 +119,46 @@ steps_t = Table(
 )
 
 
+# Events (tournaments, server/events.py): each is a log of entries, never rewritten.
+events_t = Table(
+    "events",
+    metadata,
+    Column("id", String(24), primary_key=True),
+    Column("kind", String(32), nullable=False),
+    Column("name", String(120), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+event_links_t = Table(
+    "event_links",
+    metadata,
+    Column("event_id", String(24), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("role", String(16), nullable=False),
+    Column("name", String(80), nullable=True),
+    Column("created", Float, nullable=False),
+    Column("revoked", Float, nullable=True),
+    PrimaryKeyConstraint("event_id", "token_hash"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+
+event_entries_t = Table(
+    "event_entries",
+    metadata,
+    Column("event_id", String(24), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("role", String(16), nullable=False),
+    Column("author", String(80), nullable=True),
+    Column("type", String(32), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("corrects", Integer, nullable=True),
+    PrimaryKeyConstraint("event_id", "seq"),
+    ForeignKeyConstraint(["event_id"], ["events.id"]),
+)
+
+
 @dataclass
 class SeatRecord:
     """One seat as stored."""

@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from pitkit.cards import Card, Suit
-from pitkit.games.pitch import GAME, Rules, card_points, judge, parse_trick, score_hand
+from pitkit.cards import Card, Suit, standard_deck
+from pitkit.games.pitch import (
+    GAME,
+    HandResult,
+    Rules,
+    Trick,
+    card_points,
+    judge,
+    parse_trick,
+    score_hand,
+    team_seats,
+)
+from pitkit.games.pitch.scoring import POINTS, score_pad
 
 from .helpers import play_all, play_tricks, stacked_hand
 
@@ -210,3 +223,121 @@ def test_rules_defaults() -> None:
         11,
         None,
     )
+
+
+# -- the score pad (topic 35): who won each point, not the tricks ---------------------
+
+
+def _random_hand(rng: random.Random, seated: list[int]) -> tuple[list[Trick], int, int]:
+    """Six cards each to `seated`, played out in turn with any card (score_hand
+    does not check following suit): the tricks, the pitcher and the bid."""
+    deck = list(standard_deck())
+    rng.shuffle(deck)
+    hands = {seat: deck[6 * i : 6 * i + 6] for i, seat in enumerate(seated)}
+    pitcher = rng.choice(seated)
+    trump: Suit | None = None
+    leader = pitcher
+    tricks = []
+    for _ in range(6):
+        start = seated.index(leader)
+        plays = []
+        for seat in seated[start:] + seated[:start]:
+            card = hands[seat].pop(rng.randrange(len(hands[seat])))
+            plays.append((seat, card))
+        trick = Trick(tuple(plays))
+        trump = plays[0][1].suit if trump is None else trump
+        leader = trick.winner(trump)
+        tricks.append(trick)
+    return tricks, pitcher, rng.choice([2, 3, 4])
+
+
+def _winner(result: HandResult, point: str) -> int | None:
+    award = result.award(point)  # type: ignore[arg-type]
+    return award.credited[0] if award.credited else None
+
+
+@pytest.mark.parametrize("teams", ["none", "2x3", "3x2"])
+def test_topic_35_a_pad_line_scores_as_the_tricks_behind_it(teams: str) -> None:
+    # Hands played out at random: the pad's winners of high, low, Jack and game
+    # give the same result as the tricks, set back included (C8).
+    rng = random.Random(f"pad {teams}")
+    made = set_back = 0
+    for n in range(300):
+        players = 6 if teams != "none" else rng.choice([2, 3, 4, 5, 6])
+        seated = sorted(rng.sample(range(players), rng.randint(2, players)))
+        if teams != "none":
+            seated = list(range(6))
+        sides = team_seats(teams)
+        tricks, pitcher, bid = _random_hand(rng, seated)
+        real = score_hand(tricks, pitcher=pitcher, bid=bid, teams=sides, players=players)
+        pad = score_pad(
+            seated,
+            pitcher=pitcher,
+            bid=bid,
+            trump=real.trump.letter,
+            high=real.award("high").credited[0],
+            low=real.award("low").credited[0],
+            jack=_winner(real, "jack"),
+            game=_winner(real, "game"),
+            teams=sides,
+            players=players,
+        )
+        assert pad.deltas == real.deltas, n
+        assert (pad.won, pad.made, pad.sides, pad.trump) == (
+            real.won,
+            real.made,
+            real.sides,
+            real.trump,
+        )
+        for point in POINTS:
+            assert pad.award(point).credited == real.award(point).credited
+        made += real.made
+        set_back += not real.made
+    assert made and set_back  # both sides of C8 were tried
+
+
+def test_topic_35_pad_line_set_back_jack_not_dealt_and_a_tied_game() -> None:
+    # Seat 1 bid 3, took only high: set back 3. No Jack dealt (topic 28), game tied (33).
+    r = score_pad([0, 1, 2], pitcher=1, bid=3, trump="H", high=1, low=0, jack=None, game=None)
+    assert r.deltas == (1, -3, 0) and not r.made and r.won == (1, 1, 0)
+    assert r.award("jack").credited == () and "JH was not dealt" in r.award("jack").why
+    assert r.award("game").credited == () and "tie" in r.award("game").why
+    # One player takes all four; the Jack's card is named.
+    four = score_pad([0, 1], pitcher=0, bid=4, trump=Suit.SPADES, high=0, low=0, jack=0, game=0)
+    assert four.deltas == (4, 0) and four.award("jack").card == Card.parse("JS")
+    # A seat that sat out (C11) is not in the hand: a table of 4 scores 3 seats.
+    out = score_pad(
+        [0, 2, 3], pitcher=2, bid=2, trump="D", high=2, low=3, jack=2, game=0, players=4
+    )
+    assert out.deltas == (1, 0, 2, 1) and out.seats == (0, 2, 3)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "why"),
+    [
+        ({"bid": 1}, "2, 3 or 4"),
+        ({"trump": "X"}, "a suit is"),
+        ({"high": 3}, "the high is seat 3, who did not play"),
+        ({"pitcher": 5}, "the pitcher is seat 5"),
+        ({"jack": 9}, "the jack is seat 9"),
+        ({"seats": [0, 0]}, "2 or more different"),
+        ({"seats": [0]}, "2 or more different"),
+        ({"players": 2}, "only 2 seats"),
+    ],
+)
+def test_score_pad_refuses_a_line_that_cannot_be_a_hand(
+    kwargs: dict[str, object], why: str
+) -> None:
+    args: dict[str, object] = {
+        "seats": [0, 1, 2],
+        "pitcher": 0,
+        "bid": 2,
+        "trump": "S",
+        "high": 0,
+        "low": 1,
+        "jack": None,
+        "game": 2,
+    } | kwargs
+    seats = args.pop("seats")
+    with pytest.raises(ValueError, match=why):
+        score_pad(seats, **args)  # type: ignore[arg-type]

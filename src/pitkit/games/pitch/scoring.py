@@ -4,6 +4,8 @@
 table (the tricks, the pitcher, the bid and the teams) and not a game
 state, so it serves a game played in pitkit and one played with real cards
 alike. The result names, for each of the four points, who won it and why.
+`score_pad` scores a line of a tournament score pad, which records who won
+each point rather than the tricks, with the same set back.
 
 >>> r = score_hand(["0:AH 1:2H", "0:TC 1:3C"], pitcher=0, bid=2)
 >>> [(a.point, a.credited) for a in r.awards]
@@ -33,6 +35,7 @@ __all__ = [
     "hand_sides",
     "parse_trick",
     "score_hand",
+    "score_pad",
     "score_tricks",
     "trick_winner",
 ]
@@ -311,6 +314,21 @@ def score_tricks(
         _jack(played, winners, trump_suit, sides, side_index, jack_to),
         _game(counts, sides),
     ]
+    return _settle(trump_suit, pitcher, bid, sides, awards, counts, size)
+
+
+def _settle(
+    trump: Suit,
+    pitcher: int,
+    bid: int,
+    sides: tuple[tuple[int, ...], ...],
+    awards: Sequence[Award],
+    counts: Sequence[int],
+    size: int,
+) -> HandResult:
+    """The hand's result once its four awards are known: the points each side
+    won, and the set back (C8). Shared by `score_tricks` and `score_pad`."""
+    side_index = {seat: i for i, side in enumerate(sides) for seat in side}
     won = [0] * len(sides)
     for award in awards:
         if award.credited:
@@ -324,7 +342,7 @@ def score_tricks(
         for seat in side:
             deltas[seat] = delta
     return HandResult(
-        trump_suit,
+        trump,
         pitcher,
         bid,
         sides,
@@ -334,6 +352,76 @@ def score_tricks(
         made,
         tuple(deltas),
     )
+
+
+def score_pad(
+    seats: Sequence[int],
+    *,
+    pitcher: int,
+    bid: int,
+    trump: Suit | str,
+    high: int,
+    low: int,
+    jack: int | None,
+    game: int | None,
+    teams: Sequence[Sequence[int]] | None = None,
+    players: int | None = None,
+) -> HandResult:
+    """Score one hand from its line on a tournament score pad (topic 35):
+    the bid, the pitcher, trump and who won each point, not the tricks.
+
+    `seats` are the seats that played the hand. `high`, `low`, `jack` and
+    `game` name the seat that won each point (for a team, any of its seats);
+    `jack` is None when the Jack of trump was not dealt (C7, topic 28) and
+    `game` None when the game count was tied (topic 33). The set back is
+    `score_tricks`'s (C8). The pad does not record the game counts, so
+    `game_count` is all zeros. Raises ValueError on a line that cannot be a
+    hand.
+
+    >>> score_pad([0, 1, 2], pitcher=1, bid=3, trump="H", high=1, low=0, jack=None, game=2).deltas
+    (1, -3, 1)
+    """
+    played = sorted(set(seats))
+    if len(played) != len(seats) or len(played) < 2:
+        raise ValueError(f"a hand is played by 2 or more different seats, not {list(seats)}")
+    if not MIN_BID <= bid <= MAX_BID:
+        raise ValueError(f"a bid is 2, 3 or 4, not {bid} (C4)")
+    trump_suit = trump if isinstance(trump, Suit) else _parse_suit(trump)
+    size = max(played) + 1 if players is None else players
+    if size <= max(played):
+        raise ValueError(f"seat {max(played)} played, but the table has only {size} seats")
+    named: tuple[tuple[str, int | None], ...] = (
+        ("pitcher", pitcher),
+        ("high", high),
+        ("low", low),
+        ("jack", jack),
+        ("game", game),
+    )
+    for what, seat in named:
+        if seat is not None and seat not in played:
+            raise ValueError(f"the {what} is seat {seat}, who did not play this hand")
+    sides = hand_sides(played, teams)
+    side_index = {seat: i for i, side in enumerate(sides) for seat in side}
+    jack_card = Card.of(Rank.JACK, trump_suit)
+    awards = [
+        Award("high", sides[side_index[high]], high, None, f"seat {high} took high (score pad)"),
+        Award("low", sides[side_index[low]], low, None, f"seat {low} took low (score pad)"),
+        Award("jack", (), None, None, f"{jack_card} was not dealt")
+        if jack is None
+        else Award(
+            "jack",
+            sides[side_index[jack]],
+            jack,
+            jack_card,
+            f"seat {jack} took {jack_card} (score pad)",
+        ),
+        Award("game", (), None, None, "a tie: nobody took the game point (score pad)")
+        if game is None
+        else Award(
+            "game", sides[side_index[game]], game, None, f"seat {game} took game (score pad)"
+        ),
+    ]
+    return _settle(trump_suit, pitcher, bid, sides, awards, (0,) * len(sides), size)
 
 
 def _parse_suit(text: str) -> Suit:

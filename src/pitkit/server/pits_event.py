@@ -1,0 +1,337 @@
+"""The BGA continuous Pits tournament as an event (seeds/pits-bga.txt, ruling P10).
+
+Through the evening, games start at tables of five from the roster. Each
+table's scorer (a player at it, chosen by the manager) enters every hand's
+finishing order, 1st to 5th: 1st scores 2, 2nd scores 1, 3rd deals next (P7).
+Before ten hands a player who quits keeps a frozen score and a replacement
+takes the seat from 0; from ten hands on a quit ends the game. An ended game
+is ruled off and signed by every player at the table, each from their own
+link or through the manager. The standings count every game: points, and the
+percentage 100 x points / (2 x hands) over every hand of every game a player
+took part in; the percentage prize needs 4 games of at least 10 hands.
+The rules themselves are `pitkit.games.pits.sheet`; this module says who may
+enter what.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pitkit.games.pits.sheet import MIN_GAMES, MIN_HANDS, Game, ScoreSheet, SheetError, Standing
+from pitkit.games.pits.state import PLAYERS, POINTS
+from pitkit.server.events import Actor, Entry, ForbiddenError, RefusedError
+
+__all__ = ["KIND", "PitsEvent", "PitsTournament"]
+
+NAME_CHARS = 40
+
+
+@dataclass
+class Table:
+    """A game's place in the hall and who keeps its sheet."""
+
+    label: str
+    scorer: str
+
+
+@dataclass
+class PitsEvent:
+    """The event's state: the roster, the score sheet and each game's table."""
+
+    players: list[str] = field(default_factory=list)
+    sheet: ScoreSheet = field(default_factory=ScoreSheet)
+    tables: list[Table] = field(default_factory=list)
+    entered: list[list[int]] = field(default_factory=list)  # per game, each hand's entry
+
+    def game(self, number: Any) -> Game:
+        """Game `number` (1-based), or RefusedError."""
+        if not isinstance(number, int) or not 1 <= number <= len(self.sheet.games):
+            raise RefusedError(f"there is no game {number}")
+        return self.sheet.games[number - 1]
+
+    def numbered(self) -> list[tuple[int, Game, Table]]:
+        """Every game with its number (from 1) and its table."""
+        pairs = zip(self.sheet.games, self.tables, strict=True)
+        return [(number, game, table) for number, (game, table) in enumerate(pairs, 1)]
+
+    def playing(self, player: str) -> int | None:
+        """The open game `player` sits at now, if any."""
+        for number, game in enumerate(self.sheet.games, 1):
+            if not game.ruled_off and player in game.table:
+                return number
+        return None
+
+
+def _name(data: Mapping[str, Any], key: str = "name") -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not " ".join(value.split()):
+        raise RefusedError(f"give a {key}")
+    name = " ".join(value.split())
+    if len(name) > NAME_CHARS:
+        raise RefusedError(f"a name has at most {NAME_CHARS} characters")
+    return name
+
+
+def _names(data: Mapping[str, Any], key: str) -> list[str]:
+    value = data.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RefusedError(f"give {key} as a list of names")
+    return [" ".join(v.split()) for v in value]
+
+
+class PitsTournament:
+    """The `pits-continuous` kind of event."""
+
+    name = "pits-continuous"
+    title = "BGA continuous Pits tournament"
+    links: Mapping[str, str] = {"add_player": "player"}
+    correctable = frozenset({"hand"})
+
+    def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """No options: the BGA rules (10 hands a game, 4 games for the percentage prize)."""
+        if given:
+            raise RefusedError(f"a Pits tournament has no options, not {sorted(given)}")
+        return {}
+
+    def start(self, options: Mapping[str, Any]) -> PitsEvent:
+        """An event with nobody on the roster yet."""
+        return PitsEvent()
+
+    def check(
+        self,
+        state: PitsEvent,
+        actor: Actor,
+        type: str,
+        data: Mapping[str, Any],
+        correcting: bool,
+    ) -> None:
+        """The manager may do anything; a table's scorer enters and corrects its hands
+        and rules it off once it has ten; a player at a table quits it or signs for
+        themselves."""
+        if type not in _TYPES:
+            raise RefusedError(f"a Pits tournament has no {type!r} entries")
+        if correcting and state.game(data.get("game")).ruled_off:
+            raise RefusedError("that game's sheet is ruled off: its hands stand as signed")
+        if actor.role == "manager":
+            return
+        if actor.role != "player" or type in ("add_player", "start_game"):
+            raise ForbiddenError("only the tournament manager may do this")
+        number = data.get("game")
+        game = state.game(number)
+        assert isinstance(number, int)
+        if type == "hand" or type == "rule_off":
+            if state.tables[number - 1].scorer != actor.name:
+                scorer = state.tables[number - 1].scorer
+                raise ForbiddenError(f"only the table's scorer ({scorer}) or the manager may")
+            if type == "rule_off" and not game.complete:
+                raise ForbiddenError(
+                    f"before {MIN_HANDS} hands only the manager may rule the sheet off"
+                )
+        elif data.get("player") != actor.name:
+            raise ForbiddenError("a player may only quit or sign for themselves")
+
+    def apply(self, state: PitsEvent, entry: Entry) -> None:
+        """Apply one entry (RefusedError: the sheet does not allow it)."""
+        data = entry.data
+        try:
+            _TYPES[entry.type](state, data, entry.seq)
+        except SheetError as exc:
+            raise RefusedError(str(exc)) from None
+
+    def view(self, state: PitsEvent, actor: Actor) -> dict[str, Any]:
+        """The roster, every game with its hands, and both prize tables."""
+        games = []
+        for number, (game, table) in enumerate(
+            zip(state.sheet.games, state.tables, strict=True), 1
+        ):
+            hands = []
+            for index, order in enumerate(game.hands, 1):
+                hands.append(
+                    {
+                        "hand": index,
+                        "order": list(order),
+                        "points": {p: POINTS[place] for place, p in enumerate(order)},
+                        "dealer": order[2],
+                        "entry": state.entered[number - 1][index - 1],
+                    }
+                )
+            games.append(
+                {
+                    "game": number,
+                    "table": table.label,
+                    "scorer": table.scorer,
+                    "seats": [list(seat) for seat in game.seats],
+                    "at_table": game.table,
+                    "hands": hands,
+                    "points": dict(game.points),
+                    "complete": game.complete,
+                    "ruled_off": game.ruled_off,
+                    "signatures": list(game.signatures),
+                    "confirmed": game.confirmed,
+                }
+            )
+        return {
+            "players": list(state.players),
+            "games": games,
+            "standings": {
+                "points": _ranked(state.sheet.most_points(), lambda s: s.points),
+                "percentage": _ranked(state.sheet.best_percentage(), lambda s: s.percentage),
+            },
+            "rules": {"hands_a_game": MIN_HANDS, "games_for_percentage": MIN_GAMES},
+        }
+
+    def csv(self, state: PitsEvent) -> dict[str, str]:
+        """`sheets.csv`: every hand of every game; `standings.csv`: the prize tables."""
+        sheets = io.StringIO()
+        writer = csv.writer(sheets)
+        writer.writerow(["game", "table", "hand", "1st", "2nd", "3rd (deals next)", "4th", "5th"])
+        for number, (game, table) in enumerate(
+            zip(state.sheet.games, state.tables, strict=True), 1
+        ):
+            for index, order in enumerate(game.hands, 1):
+                writer.writerow([number, table.label, index, *order])
+            status = "signed" if game.confirmed else "ruled off" if game.ruled_off else "open"
+            totals = "; ".join(f"{p} {n}" for p, n in game.points.items())
+            writer.writerow([number, table.label, "total", totals, status])
+        standings = io.StringIO()
+        writer = csv.writer(standings)
+        writer.writerow(
+            ["rank", "player", "points", "games", "full games", "hands", "percentage", "eligible"]
+        )
+        for line in _ranked(state.sheet.most_points(), lambda s: s.points):
+            writer.writerow(
+                [
+                    f"{line['rank']}{'=' if line['tied'] else ''}",
+                    line["player"],
+                    line["points"],
+                    line["games"],
+                    line["full_games"],
+                    line["hands"],
+                    f"{line['percentage']:.1f}",
+                    "yes" if line["eligible"] else "no",
+                ]
+            )
+        return {"sheets.csv": sheets.getvalue(), "standings.csv": standings.getvalue()}
+
+
+def _ranked(lines: Sequence[Standing], key: Any) -> list[dict[str, Any]]:
+    """Standings with ranks; equal values share a rank and are marked tied."""
+    out = []
+    for line in lines:
+        value = key(line)
+        rank = 1 + sum(1 for other in lines if key(other) > value)
+        tied = sum(1 for other in lines if key(other) == value) > 1
+        out.append(
+            {
+                "rank": rank,
+                "tied": tied,
+                "player": line.player,
+                "points": line.points,
+                "games": line.games,
+                "full_games": line.full_games,
+                "hands": line.hands,
+                "percentage": round(line.percentage, 2),
+                "eligible": line.eligible,
+            }
+        )
+    return out
+
+
+def _add_player(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
+    name = _name(data)
+    if name.casefold() in (p.casefold() for p in state.players):
+        raise RefusedError(f"{name} is on the roster already")
+    state.players.append(name)
+
+
+def _start_game(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
+    players = _names(data, "players")
+    if len(players) != PLAYERS or len(set(players)) != PLAYERS:
+        raise RefusedError(f"a game is for {PLAYERS} different players")
+    for player in players:
+        if player not in state.players:
+            raise RefusedError(f"{player} is not on the roster")
+        busy = state.playing(player)
+        if busy is not None:
+            raise RefusedError(f"{player} is playing game {busy}")
+    scorer = data.get("scorer") or players[0]
+    if scorer not in players:
+        raise RefusedError(f"the scorer must be one of the five at the table, not {scorer}")
+    label = data.get("table")
+    if label is not None and (not isinstance(label, str) or len(label) > NAME_CHARS):
+        raise RefusedError(f"a table's name has at most {NAME_CHARS} characters")
+    state.sheet.new_game(players)
+    state.tables.append(Table(label or f"Table {len(state.tables) + 1}", scorer))
+    state.entered.append([])
+
+
+def _hand(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
+    game = state.game(data.get("game"))
+    number = state.sheet.games.index(game) + 1
+    hand = data.get("hand")
+    expected = len(game.hands) + 1
+    if hand != expected:
+        if isinstance(hand, int) and 1 <= hand < expected:
+            raise RefusedError(
+                f"hand {hand} of game {number} is entered already (entry "
+                f"#{state.entered[number - 1][hand - 1]}); correct that entry to change it"
+            )
+        raise RefusedError(f"the next hand of game {number} is hand {expected}")
+    order = _names(data, "order")
+    if len(order) != PLAYERS or len(set(order)) != PLAYERS:
+        raise RefusedError(
+            f"a finishing order names the {PLAYERS} players once each, 1st to 5th "
+            "(one first, one second, the third deals next)"
+        )
+    game.record_hand(order)
+    state.entered[number - 1].append(seq)
+
+
+def _quit(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
+    number = data.get("game")
+    game = state.game(number)
+    player = _name(data, "player")
+    replacement = data.get("replacement")
+    if replacement is not None:
+        replacement = _name(data, "replacement")
+        if replacement not in state.players:
+            raise RefusedError(f"{replacement} is not on the roster: add them first")
+        busy = state.playing(replacement)
+        if busy is not None:
+            raise RefusedError(f"{replacement} is playing game {busy}")
+    if game.complete and replacement is not None:
+        raise RefusedError(
+            f"after {MIN_HANDS} hands a quit ends the game: it is ruled off, with no replacement"
+        )
+    game.quit(player, replacement)
+
+
+def _rule_off(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
+    game = state.game(data.get("game"))
+    if game.ruled_off:
+        raise RefusedError(f"game {data.get('game')} is ruled off already")
+    game.rule_off()
+
+
+def _sign(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
+    game = state.game(data.get("game"))
+    player = _name(data, "player")
+    if player in game.signatures:
+        raise RefusedError(f"{player} has signed already")
+    game.sign(player)
+
+
+_TYPES = {
+    "add_player": _add_player,
+    "start_game": _start_game,
+    "hand": _hand,
+    "quit": _quit,
+    "rule_off": _rule_off,
+    "sign": _sign,
+}
+
+KIND = PitsTournament()

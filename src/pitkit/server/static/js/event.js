@@ -1,0 +1,316 @@
+// @ts-check
+// The event pages' shell: one page (event.html) for /e/<id> (the manager's desk, a
+// player's page or the public view, by the link), /e/<id>/screen (the big screen)
+// and /e/<id>/print (the score sheets). It reads the link from the address, keeps it
+// in this browser (js/event/keep.js) and takes it out of the address bar, asks the
+// server for the event, and has the event's kind draw it (js/event/<kind>.js,
+// declared by js/event/contract.js). It asks again every few seconds, and after
+// every entry it draws the event from the server's answer.
+import {ApiError, api, errorText, h, morph, sentence} from './dom.js';
+import * as keep from './event/keep.js';
+
+/** @typedef {import('./event/contract.js').EventContext} EventContext */
+/** @typedef {import('./event/contract.js').EventData} EventData */
+/** @typedef {import('./event/contract.js').EventModule} EventModule */
+/** @typedef {import('./event/contract.js').Me} Me */
+
+// How often each page asks for news: the big screen in the hall, the others.
+const POLL_MS = {screen: 4000, main: 5000, print: 30000};
+
+/**
+ * The element with this id (the page has it).
+ * @param {string} id
+ */
+function byId(id) {
+  return /** @type {HTMLElement} */ (document.getElementById(id));
+}
+
+const parts = location.pathname.split('/').filter(Boolean); // ['e', id, page?]
+const eventId = decodeURIComponent(parts[1] || '');
+/** @type {'main' | 'screen' | 'print'} */
+const pageName = parts[2] === 'screen' ? 'screen' : parts[2] === 'print' ? 'print' : 'main';
+
+/** @type {string | null} */
+let token = null;
+/** @type {EventModule | null} */
+let kindModule = null;
+let lastText = '';
+
+/** @type {EventContext} */
+const ctx = {
+  id: eventId,
+  page: pageName,
+  event: /** @type {EventData} */ (/** @type {unknown} */ (null)),
+  me: {role: 'public', name: null},
+  forms: {},
+  notes: {},
+  busy: false,
+  links: {},
+  enter,
+  redraw: draw,
+};
+
+/** @param {string} text */
+function banner(text) {
+  const box = byId('banner');
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+/**
+ * Ask for the event through `using` (null: the public view).
+ * @param {string | null} using
+ * @returns {Promise<EventData>}
+ */
+function read(using) {
+  return api(`/api/events/${encodeURIComponent(eventId)}`, {token: using});
+}
+
+/**
+ * The link to use: one just opened (#token=..., kept here and taken out of the
+ * address), else the one this browser used last for this event; #public: none.
+ * @returns {Promise<EventData>}
+ */
+async function firstRead() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const opened = params.get('token');
+  if (pageName !== 'main' || params.has('public')) {
+    if (opened) history.replaceState(null, '', location.pathname);
+    return read(null);
+  }
+  if (opened) {
+    history.replaceState(null, '', location.pathname); // a link is a secret: not in the bar
+    try {
+      const event = await read(opened);
+      const label = keep.label(event.me);
+      keep.update(eventId, (r) => { r.tokens[label] = opened; r.current = label; });
+      token = opened;
+      return event;
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 403) throw e;
+      banner(`${sentence(errorText(e))} You see the public view.`);
+      return read(null);
+    }
+  }
+  const r = keep.record(eventId);
+  const stored = r.current ? r.tokens[r.current] : null;
+  if (!stored) return read(null);
+  try {
+    token = stored;
+    return await read(stored);
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 403) throw e;
+    keep.update(eventId, (rec) => { delete rec.tokens[rec.current]; rec.current = ''; });
+    token = null;
+    banner(`The link this browser kept is no longer one of this event's. You see the public view.`);
+    return read(null);
+  }
+}
+
+/**
+ * Make an entry through the page's link; the server's answer redraws the page, its
+ * refusal is shown in words at `where`. True when the entry was made.
+ * @type {EventContext['enter']}
+ */
+async function enter(type, data, {corrects, where = 'main', done} = {}) {
+  if (ctx.busy) return false;
+  ctx.busy = true;
+  delete ctx.notes[where];
+  draw();
+  try {
+    /** @type {{entry: any, event: EventData, link?: import('./event/contract.js').Link | null}} */
+    const answer = await api(`/api/events/${encodeURIComponent(eventId)}/entries`, {
+      method: 'POST', token, body: corrects ? {type, data, corrects} : {type, data},
+    });
+    if (answer.link) {
+      const {name, url} = answer.link;
+      // On this page's origin, whatever the server named (it may not know its public name).
+      const here = new URL(url.replace(/^https?:\/\/[^/]+/, ''), location.origin).href;
+      keep.update(eventId, (r) => { r.made[name || ''] = here; });
+    }
+    ctx.notes[where] = {kind: 'info', text: done || 'Entered.'};
+    accept(answer.event);
+    return true;
+  } catch (e) {
+    ctx.notes[where] = {kind: 'error', text: `Refused: ${sentence(errorText(e))}`};
+    // The page may be behind (an entry made elsewhere): catch up, keeping the words.
+    await refresh(true);
+    return false;
+  } finally {
+    ctx.busy = false;
+    draw();
+  }
+}
+
+/** @param {EventData} event */
+function accept(event) {
+  lastText = JSON.stringify(event);
+  ctx.event = event;
+  ctx.me = event.me;
+  ctx.links = keep.record(eventId).made;
+}
+
+/** What the printable page is called at this kind of event. */
+function sheetsName() {
+  return ctx.event.kind === 'pitch-tournament' ? 'Score pads' : 'Score sheets';
+}
+
+/** Who the page is for, in words. */
+function pageTitle() {
+  const {role, name} = ctx.me;
+  if (pageName === 'screen') return 'Standings';
+  if (pageName === 'print') return sheetsName();
+  if (role === 'manager') return "Manager's desk";
+  if (role === 'player' || role === 'judge') return `${name}'s page`;
+  return 'Public view';
+}
+
+/** The hook that draws this page for this link. */
+function hook() {
+  const m = /** @type {EventModule} */ (kindModule);
+  if (pageName === 'screen') return m.screen || m.public;
+  if (pageName === 'print') return m.print || m.public;
+  const byRole = {manager: m.desk, player: m.player, judge: m.judge}[ctx.me.role];
+  return byRole || m.public;
+}
+
+/** The top bar: the event's name, whose page it is, the other pages and links. */
+function drawBar() {
+  const event = ctx.event;
+  document.title = `${event.name}: ${pageTitle()} · pitkit`;
+  byId('title').textContent = event.name;
+  byId('subtitle').textContent = `${event.title} · ${pageTitle()}`;
+  const base = `/e/${encodeURIComponent(eventId)}`;
+  /** @type {import('./dom.js').Child[]} */
+  const links = [];
+  if (pageName === 'main') {
+    links.push(h('a', {class: 'button', href: `${base}/screen`, target: '_blank', rel: 'noopener'}, 'Big screen'));
+    links.push(h('a', {class: 'button', href: `${base}/print`, target: '_blank', rel: 'noopener'}, sheetsName()));
+    const r = keep.record(eventId);
+    const held = Object.keys(r.tokens);
+    if (held.length && (held.length > 1 || r.current === '' || token === null)) {
+      const select = h('select', {id: 'as', 'aria-label': 'See the event as', onchange: (/** @type {Event} */ e) => switchTo(/** @type {HTMLSelectElement} */ (e.currentTarget).value)},
+        held.map((k) => h('option', {value: k, selected: k === r.current && token !== null},
+          k === 'manager' ? "Manager's desk" : `${k.split(':').slice(1).join(':')}'s page`)),
+        h('option', {value: '', selected: token === null}, 'Public view'));
+      links.push(h('label', {class: 'as-label'}, h('span', {class: 'sr-only'}, 'See the event as'), select));
+    }
+  } else if (pageName === 'print') {
+    links.push(h('button', {type: 'button', class: 'primary', onclick: () => print()}, 'Print'));
+    links.push(h('a', {class: 'button', href: base}, 'Back to the event'));
+  }
+  morph(byId('links'), h('nav', {}, links));
+}
+
+/**
+ * See the event through another link this browser holds ("" : the public view).
+ * @param {string} label
+ */
+async function switchTo(label) {
+  keep.update(eventId, (r) => { r.current = label; });
+  history.replaceState(null, '', location.pathname + (label ? '' : '#public'));
+  token = label ? keep.record(eventId).tokens[label] || null : null;
+  ctx.forms = {};
+  ctx.notes = {};
+  await refresh(true);
+}
+
+/** Draw the page from `ctx.event`: patch it, so the focus and what is typed stay. */
+function draw() {
+  if (!ctx.event || !kindModule) return;
+  drawBar();
+  const main = byId('main');
+  const fresh = h('main', {}, hook()(ctx));
+  // A <details> the reader opened or closed stays so (morph would reset it).
+  /** @type {Map<string, boolean>} */
+  const folds = new Map([...main.querySelectorAll('details[data-key]')].map((d) => [d.getAttribute('data-key') || '', /** @type {HTMLDetailsElement} */ (d).open]));
+  morph(main, fresh);
+  for (const d of /** @type {NodeListOf<HTMLDetailsElement>} */ (main.querySelectorAll('details[data-key]'))) {
+    const open = folds.get(d.getAttribute('data-key') || '');
+    if (open !== undefined && d.open !== open) d.open = open;
+  }
+  // What is typed and picked lives in ctx.forms: show it in the fields bound to it.
+  for (const el of /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>} */ (main.querySelectorAll('[data-bind]'))) {
+    const value = ctx.forms[el.dataset.bind || ''];
+    if (el instanceof HTMLInputElement && el.type === 'checkbox') el.checked = !!value;
+    else if (el.value !== String(value ?? '')) el.value = String(value ?? '');
+  }
+  const body = document.body;
+  body.dataset.page = pageName === 'main' ? (hook() === kindModule?.public ? 'public' : ctx.me.role === 'manager' ? 'desk' : ctx.me.role) : pageName;
+  body.dataset.role = ctx.me.role;
+  body.dataset.busy = String(ctx.busy);
+  const log = ctx.event.log;
+  body.dataset.seq = String(log.length ? log[log.length - 1].seq : 0);
+  body.dataset.ready = 'true';
+}
+
+/**
+ * Ask the server for the event; redraw if anything changed (or `always`).
+ * @param {boolean} [always]
+ */
+async function refresh(always = false) {
+  try {
+    const event = await read(token);
+    banner('');
+    if (!always && JSON.stringify(event) === lastText) return;
+    accept(event);
+    draw();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 403 && token) {
+      keep.update(eventId, (r) => { delete r.tokens[r.current]; r.current = ''; });
+      token = null;
+      banner('This link is no longer one of the event\'s. You see the public view.');
+      return;
+    }
+    banner(`The server did not answer (${errorText(e)}); trying again…`);
+  }
+}
+
+/** @param {string} kind */
+async function loadKind(kind) {
+  if (/^[a-z0-9-]+$/.test(kind)) {
+    try {
+      return /** @type {EventModule} */ ((await import(`./event/${kind}.js`)).default);
+    } catch {
+      // Not a kind this page knows: say so below.
+    }
+  }
+  return {
+    public: () => h('p', {class: 'note'}, `This page cannot show events of this kind (${kind}) yet.`),
+  };
+}
+
+async function start() {
+  document.body.dataset.page = pageName;
+  if (!eventId) {
+    byId('main').replaceChildren(h('p', {class: 'note'}, 'No event named in the address.'));
+    return;
+  }
+  /** @type {EventData} */
+  let event;
+  try {
+    event = await firstRead();
+  } catch (e) {
+    byId('title').textContent = 'Event';
+    const words = e instanceof ApiError && e.status === 404 ? 'There is no such event: check the address.' : `The event could not be loaded: ${errorText(e)}`;
+    byId('main').replaceChildren(h('p', {class: 'note', role: 'alert'}, words));
+    document.body.dataset.ready = 'error';
+    return;
+  }
+  kindModule = await loadKind(event.kind);
+  document.body.classList.add(`kind-${event.kind}`);
+  accept(event);
+  // Enter in a field presses its form's main button (no form posts by itself).
+  byId('main').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const form = /** @type {HTMLFormElement} */ (e.target);
+    /** @type {HTMLButtonElement | null} */ (form.querySelector('button.primary:not(:disabled)'))?.click();
+  });
+  window.addEventListener('hashchange', () => location.reload());
+  draw();
+  setInterval(() => { if (document.visibilityState === 'visible') refresh(); }, POLL_MS[pageName]);
+  // For tests and the curious: the event as drawn.
+  /** @type {any} */ (window).pitkitEvent = ctx;
+}
+
+start();

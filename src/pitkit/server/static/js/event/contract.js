@@ -1,0 +1,72 @@
+// @ts-check
+// The contract between the event pages' shell (js/event.js) and an event kind's own
+// module (js/event/<kind>.js, named after the kind: pits-continuous, ...). Types only.
+//
+// The shell reads the address and the link, asks the server for the event
+// (GET /api/events/<id>), and calls the kind's module to draw the page asked for:
+//   /e/<id>          with the manager's link: `desk`; a player's: `player`;
+//                    a judge's: `judge`; no link (or #public): `public`
+//   /e/<id>/screen   `screen` (the big screen in the hall; no controls)
+//   /e/<id>/print    `print` (the score sheets, for paper and PDF)
+// A hook the module leaves out falls back to `public`. Hooks return nodes, and the
+// shell patches the page with them (dom.js `morph`), so a redraw keeps the focus
+// and whatever is typed. A hook never changes the event: it calls `ctx.enter`,
+// and the server, the only authority, says yes (the page redraws from its answer)
+// or why not (in words, shown where the entry was made).
+
+/** Who holds the page's link: their role and, for a player or a judge, their name. @typedef {{role: string, name: string | null}} Me */
+
+/**
+ * One entry of the event's log, as the server keeps it.
+ * @typedef {{
+ *   seq: number, at: number, role: string, author: string | null, by: string,
+ *   type: string, data: Record<string, any>, corrects: number | null, corrected_by: number[],
+ * }} LogEntry
+ */
+
+/**
+ * The event as the link's role sees it (GET /api/events/<id>): `view` is the kind's own.
+ * @typedef {{
+ *   id: string, kind: string, title: string, name: string, created: number,
+ *   options: Record<string, unknown>, me: Me, view: any, log: LogEntry[],
+ * }} EventData
+ */
+
+/** A secret link made by an entry (a player added): shown to the manager to hand out. @typedef {{role: string, name: string | null, token: string, url: string}} Link */
+
+/**
+ * What a hook gets. `forms` is the page's own state (what is typed and picked, which
+ * panel is open), kept across redraws; an element with `data-bind="<key>"` shows
+ * `forms[<key>]` (see ui.js `bind`). `notes` are the last words on each form
+ * (`where`): a refusal from the server, or what was done.
+ * @typedef {{
+ *   id: string,
+ *   page: 'main' | 'screen' | 'print',
+ *   event: EventData,
+ *   me: Me,
+ *   forms: Record<string, any>,
+ *   notes: Record<string, {kind: 'error' | 'info', text: string}>,
+ *   busy: boolean,
+ *   links: Record<string, string>,
+ *   enter: (type: string, data: Record<string, unknown>, options?: {corrects?: number, where?: string, done?: string}) => Promise<boolean>,
+ *   redraw: () => void,
+ * }} EventContext
+ */
+
+// A kind's module is a default export declared
+//
+//   /** @type {import('./contract.js').EventModule} */
+//   export default {...};
+/**
+ * The hooks of a kind's module (each page's drawing; only `public` is required).
+ * @typedef {{
+ *   public: (ctx: EventContext) => Node,
+ *   desk?: (ctx: EventContext) => Node,
+ *   player?: (ctx: EventContext) => Node,
+ *   judge?: (ctx: EventContext) => Node,
+ *   screen?: (ctx: EventContext) => Node,
+ *   print?: (ctx: EventContext) => Node,
+ * }} EventModule
+ */
+
+export {};

@@ -1,0 +1,117 @@
+// @ts-check
+// Pieces every event kind draws with: panels, fields bound to the page's form state,
+// the words after an entry, links to hand out, ranks, times and percentages.
+import {copyText, h, toast} from '../dom.js';
+
+/** @typedef {import('./contract.js').EventContext} EventContext */
+/** @typedef {import('../dom.js').Child} Child */
+
+/**
+ * A panel with a heading; `key` keeps it paired with itself across redraws.
+ * @param {string} key
+ * @param {Child} title
+ * @param {...Child} children
+ */
+export function panel(key, title, ...children) {
+  return h('section', {class: `panel ev-panel ev-${key}`, 'data-key': key, 'aria-labelledby': `${key}-title`},
+    h('h2', {id: `${key}-title`}, title), ...children);
+}
+
+/**
+ * Bind a field to `ctx.forms[key]`: the field shows it (the shell sets it after each
+ * redraw), and changing the field changes it and redraws.
+ * @template {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} E
+ * @param {EventContext} ctx
+ * @param {string} key
+ * @param {E} el
+ * @param {(value: any) => void} [after] what else a change does (before the redraw)
+ * @returns {E}
+ */
+export function bind(ctx, key, el, after) {
+  el.dataset.bind = key;
+  // The live field, not `el`: a redraw patches the page's fields with this handler,
+  // and `el` is then a copy that is not on the page.
+  /** @param {Event} event */
+  const changed = (event) => {
+    const live = /** @type {HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement} */ (event.currentTarget);
+    ctx.forms[key] = live instanceof HTMLInputElement && live.type === 'checkbox' ? live.checked : live.value;
+    if (after) after(ctx.forms[key]);
+    ctx.redraw();
+  };
+  if (el instanceof HTMLSelectElement || (el instanceof HTMLInputElement && el.type === 'checkbox')) el.onchange = changed;
+  else el.oninput = changed;
+  return el;
+}
+
+/**
+ * The last words on a form: the server's refusal, or what was done. Always there
+ * (empty when there is nothing to say), so that the page around it keeps its shape.
+ * @param {EventContext} ctx
+ * @param {string} where
+ */
+export function note(ctx, where) {
+  const said = ctx.notes[where];
+  return h('p', {class: `ev-note ${said ? said.kind : 'none'}`, role: said && said.kind === 'error' ? 'alert' : 'status',
+    'data-where': where}, said ? said.text : '');
+}
+
+/**
+ * A secret link to hand out: its text to select, and a button that copies it.
+ * @param {string} label
+ * @param {string} url
+ */
+export function linkRow(label, url) {
+  const field = h('input', {class: 'link', type: 'text', readonly: true, value: url, 'aria-label': `${label}'s link`,
+    onclick: (/** @type {Event} */ e) => /** @type {HTMLInputElement} */ (e.currentTarget).select()});
+  return h('div', {class: 'link-row', 'data-key': `link-${label}`},
+    h('span', {class: 'link-label'}, label), field,
+    h('button', {type: 'button', onclick: async () => {
+      toast((await copyText(url)) ? `${label}'s link is copied.` : 'Select the link and copy it.', 'info');
+    }}, 'Copy'));
+}
+
+/**
+ * A rank, with "=" before it when others share it: "1", "=2".
+ * @param {{rank: number, tied: boolean}} line
+ */
+export function rankText(line) {
+  return `${line.tied ? '=' : ''}${line.rank}`;
+}
+
+/**
+ * A time of day from seconds since 1970: "20:15:07".
+ * @param {number} at
+ */
+export function clock(at) {
+  return new Date(at * 1000).toLocaleTimeString([], {hour: '2-digit', minute: '2-digit', second: '2-digit'});
+}
+
+/**
+ * A percentage to one decimal: "62.5%".
+ * @param {number} value
+ */
+export function percent(value) {
+  return `${value.toFixed(1)}%`;
+}
+
+/**
+ * A list of names in words: "Ann", "Ann and Bob", "Ann, Bob and Cat".
+ * @param {string[]} names
+ */
+export function names(names) {
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/**
+ * A button for `ctx`'s entries: disabled while one is on its way.
+ * @param {EventContext} ctx
+ * @param {Child} label
+ * @param {() => void} onclick
+ * @param {{primary?: boolean, danger?: boolean, disabled?: boolean, action?: string, title?: string}} [options]
+ */
+export function button(ctx, label, onclick, {primary = false, danger = false, disabled = false, action, title} = {}) {
+  const classes = [primary ? 'primary' : '', danger ? 'danger' : ''].filter(Boolean).join(' ');
+  return h('button', {type: 'button', class: classes || null, disabled: ctx.busy || disabled, onclick,
+    'data-action': action || null, title: title || null}, label);
+}

@@ -1,0 +1,37 @@
+// @ts-check
+// The lobby's "Run a tournament" form: opens an event and goes to its manager's desk
+// (the desk keeps the manager's link in this browser; docs/tournaments.md).
+import {api, errorText, h} from './dom.js';
+
+const form = /** @type {HTMLFormElement} */ (document.getElementById('new-event'));
+const kind = /** @type {HTMLSelectElement} */ (document.getElementById('event-kind'));
+const nameInput = /** @type {HTMLInputElement} */ (document.getElementById('event-name'));
+const problem = /** @type {HTMLElement} */ (document.getElementById('event-error'));
+
+async function start() {
+  /** @type {{kind: string, title: string}[]} */
+  const kinds = await api('/api/events/kinds');
+  kind.replaceChildren(...kinds.map((k) => h('option', {value: k.kind}, k.title)));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    problem.hidden = true;
+    if (!nameInput.value.trim()) {
+      problem.textContent = 'Give the tournament a name.';
+      problem.hidden = false;
+      nameInput.focus();
+      return;
+    }
+    try {
+      const created = await api('/api/events', {method: 'POST', body: {kind: kind.value, name: nameInput.value}});
+      location.assign(created.manager.url.replace(/^https?:\/\/[^/]+/, ''));
+    } catch (error) {
+      problem.textContent = errorText(error);
+      problem.hidden = false;
+    }
+  });
+}
+
+start().catch((error) => {
+  problem.textContent = `The tournament form cannot load: ${errorText(error)}`;
+  problem.hidden = false;
+});

@@ -1,0 +1,367 @@
+"""A BGA continuous Pits evening through the event pages (issue 19): the manager's
+desk, each player's page in their own browser, the public view, the big screen and
+the printable sheets. Most hands go in through the API, to keep it quick; the
+rest (and every other kind of entry) through the pages, as people would."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    ViewportSize,
+    expect,
+)
+
+from tests.browser.conftest import ServerThread
+from tests.browser.helpers import screenshot
+
+PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
+DESKTOP: ViewportSize = {"width": 1366, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+def _order(table: list[str], hand: int) -> list[str]:
+    """A finishing order that moves round the table, hand by hand."""
+    return table[hand % 5 :] + table[: hand % 5]
+
+
+class Evening:
+    """The event through the API, beside the pages: the test's own hands and checks."""
+
+    def __init__(self, server: ServerThread) -> None:
+        self.http = server.http
+        created = self.http.post(
+            "/api/events", json={"kind": "pits-continuous", "name": "Congress Pits night"}
+        )
+        assert created.status_code == 201, created.text
+        self.id: str = created.json()["event"]["id"]
+        self.manager: str = created.json()["manager"]["token"]
+        self.manager_url: str = created.json()["manager"]["url"]
+        self.base = server.base
+        self.tokens: dict[str, str] = {}
+        self.urls: dict[str, str] = {}
+
+    def enter(self, token: str, type: str, **data: Any) -> dict[str, Any]:
+        response = self.http.post(
+            f"/api/events/{self.id}/entries",
+            json={"type": type, "data": data},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert response.status_code == 201, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    def view(self) -> dict[str, Any]:
+        response = self.http.get(f"/api/events/{self.id}")
+        assert response.status_code == 200, response.text
+        view: dict[str, Any] = response.json()["view"]
+        return view
+
+    def game(self, number: int) -> dict[str, Any]:
+        game: dict[str, Any] = self.view()["games"][number - 1]
+        return game
+
+    def hands(self, game: int, table: list[str], upto: int, scorer: str) -> None:
+        """Enter hands up to `upto` through the scorer's link."""
+        done = len(self.game(game)["hands"])
+        for hand in range(done + 1, upto + 1):
+            self.enter(self.tokens[scorer], "hand", game=game, hand=hand, order=_order(table, hand))
+
+    def whole_game(self, table: list[str], label: str, scorer: str) -> int:
+        """A game from start to signed sheet, all through the API."""
+        self.enter(self.manager, "start_game", players=table, table=label, scorer=scorer)
+        number = len(self.view()["games"])
+        self.hands(number, table, 10, scorer)
+        self.enter(self.tokens[scorer], "rule_off", game=number)
+        for name in table:
+            self.enter(self.tokens[name], "sign", game=number, player=name)
+        return number
+
+
+class Browsers:
+    """Pages each in a browser context of its own (a player's phone, the hall's
+    screen), failing the test on any script error."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.contexts: list[BrowserContext] = []
+        self.problems: list[str] = []
+
+    def open(self, url: str, viewport: ViewportSize = DESKTOP) -> Page:
+        context = self.browser.new_context(viewport=viewport)
+        context.set_default_timeout(15_000)
+        self.contexts.append(context)
+        page = context.new_page()
+
+        def console(message: ConsoleMessage) -> None:
+            # A refusal (403, 409) is an answer the page shows in words, not a fault;
+            # Chromium still logs the status.
+            text = message.text
+            if message.type == "error" and not (
+                "Failed to load resource" in text and ("409" in text or "403" in text)
+            ):
+                self.problems.append(f"console: {text}")
+
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        page.on("console", console)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready=true]")
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def browsers(browser: Browser) -> Iterator[Browsers]:
+    b = Browsers(browser)
+    yield b
+    b.close()
+    assert not b.problems, b.problems
+
+
+def pick_order(page: Page, game: int, order: list[str], form: str = "hand") -> None:
+    """Pick a finishing order in a form's five pickers (the fifth fills itself)."""
+    selects = page.locator(f"form[data-form={form}][data-game='{game}'] .pickers select")
+    for i, name in enumerate(order[:4]):
+        selects.nth(i).select_option(name)
+    expect(selects.nth(4)).to_have_value(order[4])
+
+
+def click(page: Page, action: str, within: str = "body") -> None:
+    page.locator(f"{within} button[data-action={action}]").first.click()
+
+
+def reload(page: Page) -> None:
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def test_a_pits_evening_through_the_pages(
+    browsers: Browsers, server: ServerThread, tmp_path: Path
+) -> None:
+    ev = Evening(server)
+    desk = browsers.open(ev.manager_url)
+    assert "token" not in desk.url  # the link is kept in the browser, not in the bar
+    expect(desk.locator("body")).to_have_attribute("data-page", "desk")
+    expect(desk.locator("#subtitle")).to_contain_text("Manager's desk")
+
+    # The manager adds the roster; each new player's link is there to copy.
+    for name in PLAYERS:
+        desk.fill("#add-name", name)
+        click(desk, "add-player")
+        expect(desk.locator(".ev-roster [data-where=add]")).to_contain_text(f"{name} is on")
+        link = desk.locator(f".roster li[data-player='{name}'] input.link")
+        ev.urls[name] = link.input_value()
+        assert f"/e/{ev.id}#token=" in ev.urls[name]
+        ev.tokens[name] = ev.urls[name].split("#token=")[1]
+    # A name twice: refused, in words.
+    desk.fill("#add-name", "ann")
+    click(desk, "add-player")
+    expect(desk.locator(".ev-roster .ev-note.error")).to_contain_text("on the roster already")
+
+    # Game 1 at Table A: five picked on the desk, Ann keeps the sheet.
+    first = PLAYERS[:5]
+    for name in first:
+        desk.locator(f".free-players input[id='start-{name}']").check()
+    expect(desk.locator(".free-players input[id='start-Fay']")).to_be_disabled()
+    desk.fill("#start-table", "Table A")
+    desk.select_option("#start-scorer", "Ann")
+    click(desk, "start-game")
+    card = desk.locator(".ev-tables .game-card[data-game='1']")
+    expect(card).to_contain_text("Table A")
+    expect(card).to_contain_text("Ann keeps the sheet")
+
+    # Ann, the scorer, enters hand 1 from her own page: five pickers, the 3rd deals next.
+    ann = browsers.open(ev.urls["Ann"])
+    expect(ann.locator("body")).to_have_attribute("data-page", "player")
+    expect(ann.locator(".ev-seat")).to_contain_text("You keep the sheet")
+    expect(ann.locator(".picker.deals label")).to_contain_text("deals next")
+    pick_order(ann, 1, _order(first, 1))
+    click(ann, "enter-hand")
+    expect(ann.locator("[data-where='g1:hand']")).to_contain_text("Hand 1 is entered")
+    assert ev.game(1)["hands"][0]["order"] == _order(first, 1)
+
+    # Bob is at the table but does not keep its sheet: no controls to enter a hand,
+    # and the server refuses his link anyway.
+    bob = browsers.open(ev.urls["Bob"], PHONE)
+    expect(bob.locator(".ev-seat")).to_contain_text("Ann keeps the sheet")
+    expect(bob.locator("form[data-form=hand]")).to_have_count(0)
+    expect(bob.locator("button[data-action=open-fix]")).to_have_count(0)
+    refused = server.http.post(
+        f"/api/events/{ev.id}/entries",
+        json={"type": "hand", "data": {"game": 1, "hand": 2, "order": _order(first, 2)}},
+        headers={"Authorization": f"Bearer {ev.tokens['Bob']}"},
+    )
+    assert refused.status_code == 403 and "scorer" in refused.json()["detail"]
+
+    # Ann starts picking hand 2 while it goes in from elsewhere: the page says why not.
+    selects = ann.locator("form[data-form=hand][data-game='1'] .pickers select")
+    selects.nth(0).select_option(_order(first, 2)[0])
+    ev.hands(1, first, 3, "Ann")
+    pick_order(ann, 1, _order(first, 2))
+    click(ann, "enter-hand")
+    expect(ann.locator("[data-where='g1:hand']")).to_contain_text(
+        "Refused: Hand 2 of game 1 is entered already"
+    )
+    expect(ann.locator("form[data-form=hand] h4")).to_contain_text("Hand 4")
+
+    # Eve leaves early: the manager records the quit, Fay takes her seat from 0.
+    reload(desk)
+    frozen = ev.game(1)["points"]["Eve"]
+    click(desk, "open-quit", ".ev-tables .game-card[data-game='1']")
+    quit_form = desk.locator("form[data-form=quit][data-game='1']")
+    quit_form.locator("select").nth(0).select_option("Eve")
+    quit_form.locator("select").nth(1).select_option("Fay")
+    click(desk, "quit", "form[data-form=quit]")
+    expect(card).to_contain_text("Fay for Eve")
+    expect(card.locator("tr.left-table")).to_contain_text("Eve")
+    table = ["Ann", "Bob", "Cat", "Dan", "Fay"]
+    ev.hands(1, table, 10, "Ann")
+    game = ev.game(1)
+    assert game["points"]["Eve"] == frozen and game["seats"][4] == ["Eve", "Fay"]
+
+    # The manager corrects hand 5: chooses it, picks the order again.
+    reload(desk)
+    wrong = game["hands"][4]
+    click(desk, "open-fix", ".ev-tables .game-card[data-game='1']")
+    fix = desk.locator("form[data-form=correct][data-game='1']")
+    fix.locator("select").first.select_option("5")
+    right = [wrong["order"][1], wrong["order"][0], *wrong["order"][2:]]
+    pick_order(desk, 1, right, form="correct")
+    click(desk, "correct-hand")
+    expect(desk.locator("[data-where='g1:fix']")).to_contain_text("Hand 5 is corrected")
+    assert ev.game(1)["hands"][4]["order"] == right
+    expect(desk.locator(f".entry-log tr[data-seq='{wrong['entry']}']")).to_contain_text(
+        "corrected by"
+    )
+    expect(desk.locator(".entry-log")).to_contain_text(f"Correction of #{wrong['entry']}")
+
+    # Ten hands: Ann rules the sheet off from her page.
+    reload(ann)
+    click(ann, "open-rule")
+    click(ann, "rule-off")
+    expect(ann.locator(".ev-sign")).to_contain_text("Table A (game 1) is ruled off")
+
+    # Everyone at the table signs from their own page; Fay's signature goes in
+    # through the manager.
+    click(ann, "sign", ".ev-sign")
+    expect(ann.locator("[data-where='g1:sign']")).to_contain_text("You signed")
+    reload(bob)
+    expect(bob.locator(".ev-sign")).to_be_visible()
+    click(bob, "sign", ".ev-sign")
+    expect(bob.locator("[data-where='g1:sign']")).to_contain_text("You signed")
+    for name in ["Cat", "Dan"]:
+        page = browsers.open(ev.urls[name], PHONE)
+        click(page, "sign", ".ev-sign")
+        expect(page.locator("[data-where='g1:sign']")).to_contain_text("You signed")
+    reload(desk)
+    finished = desk.locator(".ev-finished [data-game='1']")
+    expect(finished).to_contain_text("1 signature missing")
+    click(desk, "sign", ".ev-finished .game-card[data-game='1']")
+    expect(finished.locator("[data-status]")).to_have_text("signed")
+    signed = ev.game(1)
+    assert signed["confirmed"] and set(signed["signatures"]) == set(table)
+    log = server.http.get(f"/api/events/{ev.id}").json()["log"]
+    assert [e["by"] for e in log if e["type"] == "sign"][-1] == "the manager"
+
+    # The rest of the evening at two tables, through the API: three players reach
+    # four full games and the percentage prize.
+    ev.whole_game(["Cat", "Dan", "Eve", "Fay", "Gus"], "Table B", "Gus")
+    ev.whole_game(["Ann", "Cat", "Dan", "Eve", "Gus"], "Table A", "Cat")
+    ev.whole_game(["Bob", "Cat", "Dan", "Eve", "Fay"], "Table B", "Dan")
+    last = ["Ann", "Bob", "Fay", "Gus", "Cat"]
+    ev.enter(ev.manager, "start_game", players=last, table="Table A", scorer="Ann")
+    ev.hands(5, last, 3, "Ann")
+    # Gus quits game 5 from his phone; Dan, free, takes the seat.
+    gus = browsers.open(ev.urls["Gus"], PHONE)
+    expect(gus.locator(".ev-seat")).to_contain_text("You play at Table A, seat 4")
+    click(gus, "open-quit")
+    gus.select_option("#g5-quit-by", "Dan")
+    click(gus, "quit", "form[data-form=quit]")
+    expect(gus.locator(".ev-seat")).to_contain_text("You are not at a table now")
+    assert ev.game(5)["seats"][3] == ["Gus", "Dan"]
+    last = ["Ann", "Bob", "Fay", "Dan", "Cat"]
+    view = ev.view()
+    eligible = {line["player"] for line in view["standings"]["percentage"]}
+    assert eligible == {"Cat", "Dan", "Eve"}
+
+    # The big screen: both prize tables, ranks with ties, percentages, eligibility.
+    big = browsers.open(f"{ev.base}/e/{ev.id}/screen")
+    expect(big.locator("body")).to_have_attribute("data-page", "screen")
+    assert big.locator("button, input, select").count() == 0  # no controls
+    points = big.locator("table[data-table=points] tbody tr")
+    expect(points).to_have_count(len(PLAYERS))
+    for line in view["standings"]["points"]:
+        row = big.locator(f"table[data-table=points] tr[data-player='{line['player']}']")
+        rank = f"{'=' if line['tied'] else ''}{line['rank']}"
+        expect(row.locator("td.rank")).to_have_text(rank)
+        expect(row).to_contain_text(f"{line['percentage']:.1f}%")
+        if not line["eligible"]:
+            expect(row).to_contain_text(f"{line['full_games']}/4 full")
+    assert any(line["tied"] for line in view["standings"]["points"])
+    expect(big.locator("table[data-table=points] td.rank", has_text="=")).not_to_have_count(0)
+    pct = big.locator("table[data-table=percentage] tbody tr")
+    expect(pct).to_have_count(3)
+    for i, line in enumerate(view["standings"]["percentage"]):
+        expect(pct.nth(i)).to_contain_text(line["player"])
+        expect(pct.nth(i)).to_contain_text(f"{line['percentage']:.1f}%")
+    expect(big.locator(".screen-games")).to_contain_text("Table A hand 4")
+    # It keeps itself up to date: a hand entered elsewhere shows within seconds.
+    seq = int(big.get_attribute("body", "data-seq") or 0)
+    ev.hands(5, last, 4, "Ann")
+    expect(big.locator(".screen-games")).to_contain_text("Table A hand 5", timeout=10_000)
+    assert int(big.get_attribute("body", "data-seq") or 0) == seq + 1
+    screenshot(big, "event-screen")
+
+    # The public view: standings and tables, read-only, and no link anywhere.
+    public = browsers.open(f"{ev.base}/e/{ev.id}")
+    expect(public.locator("body")).to_have_attribute("data-page", "public")
+    expect(public.locator(".ev-standings table[data-table=points] tbody tr")).to_have_count(7)
+    expect(public.locator(".ev-tables .game-card[data-game='5']")).to_be_visible()
+    assert public.locator("button[data-action], input, form").count() == 0
+    html = public.content()
+    assert "token" not in html and "#token" not in html
+    assert not any(token in html for token in [ev.manager, *ev.tokens.values()])
+
+    # The score sheets: one a game, to print, and as a PDF through Chromium.
+    sheets = browsers.open(f"{ev.base}/e/{ev.id}/print")
+    expect(sheets.locator(".sheet")).to_have_count(5)
+    first_sheet = sheets.locator(".sheet[data-game='1']")
+    expect(first_sheet.locator(".signature")).to_have_count(5)
+    expect(first_sheet).to_contain_text("Eve left after 3 hands")
+    expect(first_sheet.locator("tfoot")).to_contain_text("Total")
+    screenshot(sheets, "event-print")
+    pdf = tmp_path / "sheets.pdf"
+    sheets.emulate_media(media="print")
+    sheets.pdf(path=str(pdf), format="A4", print_background=True)
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF") and len(data) > 5000
+    assert len(re.findall(rb"/Type\s*/Page\b", data)) == 5  # one A4 page a sheet
+
+    # The desk's CSV links work.
+    reload(desk)
+    for file in ["sheets", "standings"]:
+        href = desk.locator(f".ev-files a[href$='{file}.csv']").get_attribute("href")
+        assert href is not None
+        answer = server.http.get(href)
+        assert answer.status_code == 200 and "text/csv" in answer.headers["content-type"]
+
+    # Pictures for the README: the desk, a scorer's page, the big screen, desktop and phone.
+    desk.locator(".ev-tables button[data-action=open-hand]").first.click()
+    screenshot(desk, "event-desk")
+    reload(ann)
+    screenshot(ann, "event-player")
+    for name, url in [("desk", ev.manager_url), ("player", ev.urls["Ann"])]:
+        phone = browsers.open(url, PHONE)
+        screenshot(phone, f"event-{name}-phone")
+    screenshot(browsers.open(f"{ev.base}/e/{ev.id}/screen", PHONE), "event-screen-phone")

@@ -1,0 +1,520 @@
+"""The Darrtown Pitch tournament as an event, through the API (seeds/pitch.txt, the
+TOURNAMENT column; rulings C1-C11): Go-Rounds seated by standing or by draw, each
+table's score pad kept by its dealers and initialled by its judge, misplay appeals
+and the manager's register, disqualification, elimination to a final table and the
+champion; who may enter what; refusals that change nothing.
+
+Each test says which sentences of the seed's tournament column it covers."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from pitkit.server.events import Entry, replay
+from pitkit.server.pitch_event import KIND as PITCH
+from tests.server.conftest import FAST, ServerThread, run
+from tests.server.test_events import Desk
+
+KIND = "pitch-tournament"
+EIGHT = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+
+
+class PitchDesk(Desk):
+    """A Pitch event through its links (Desk's, with the event's options)."""
+
+    def __init__(self, server: ServerThread, **options: Any) -> None:
+        if not options:
+            super().__init__(server, KIND)
+            return
+        self.http = server.http
+        body = {"kind": KIND, "name": "Darrtown", "options": options}
+        created = self.http.post("/api/events", json=body)
+        assert created.status_code == 201, created.text
+        self.id = created.json()["event"]["id"]
+        self.manager = created.json()["manager"]["token"]
+        self.tokens: dict[str, str] = {}
+
+    def judge(self, name: str) -> None:
+        self.tokens[name] = self.ok(self.manager, "add_judge", name=name)["link"]["token"]
+
+    def view(self, token: str | None = None) -> dict[str, Any]:
+        view: dict[str, Any] = self.read(token)["view"]
+        return view
+
+    def table(self, rnd: int, table: int) -> dict[str, Any]:
+        found: dict[str, Any] = self.view()["rounds"][rnd - 1]["tables"][table - 1]
+        return found
+
+    def hand(self, rnd: int, table: int, by: str | None = None, **pad: Any) -> dict[str, Any]:
+        """Record the next hand on a table's pad, from the dealer's link (or `by`'s)."""
+        now = self.table(rnd, table)
+        token = self.tokens[now["dealer"]] if by is None else by
+        pad.setdefault("trump", "H")
+        pad.setdefault("jack", None)
+        return self.ok(token, "hand", round=rnd, table=table, line=now["next_line"], **pad)
+
+    def confirm(self, rnd: int, table: int, line: int, by: str | None = None) -> None:
+        """The table's judge (or `by`) initials a line."""
+        token = self.tokens[self.table(rnd, table)["judge"]] if by is None else by
+        self.ok(token, "confirm", round=rnd, table=table, line=line)
+
+    def win(self, rnd: int, table: int, winner: str) -> None:
+        """A hand in which `winner` pitches 2 and takes high, low and game (no Jack
+        dealt), confirmed by the table's judge."""
+        entry = self.hand(rnd, table, bid=2, pitcher=winner, high=winner, low=winner, game=winner)
+        line = entry["event"]["view"]["rounds"][rnd - 1]["tables"][table - 1]["next_line"] - 1
+        self.confirm(rnd, table, line)
+
+    def play_out(self, rnd: int, table: int, winner: str) -> None:
+        """Hands won by `winner` until the game at the table is over (C10)."""
+        while self.table(rnd, table)["outcome"] is None:
+            self.win(rnd, table, winner)
+
+
+def _standing(view: dict[str, Any], rnd: int) -> dict[str, dict[str, Any]]:
+    return {line["player"]: line for line in view["standings"][rnd - 1]["lines"]}
+
+
+def test_a_pitch_tournament_two_go_rounds_a_disqualification_and_a_champion(
+    server: ServerThread,
+) -> None:
+    # Intro: "Tournament Game Play ... formal, elimination rounds, championships."
+    desk = PitchDesk(server)
+    for name in EIGHT:
+        desk.add(name)
+    desk.judge("Jo Dee")
+    desk.judge("Max Ray")
+    assert [j["initials"] for j in desk.view()["judges"]] == ["JD", "MR"]
+
+    # Go-Round 1 by standing (the roster's order, dealt round the tables). Topic 2:
+    # "Two to four players" a table; two tables of four.
+    desk.ok(desk.manager, "seat_round", by="standing", judges=["Jo Dee", "Max Ray"])
+    rnd = desk.view()["rounds"][0]
+    assert [t["players"] for t in rnd["tables"]] == [
+        ["Ann", "Cat", "Eve", "Gus"],
+        ["Bob", "Dan", "Fay", "Hal"],
+    ]
+    assert [t["judge"] for t in rnd["tables"]] == ["Jo Dee", "Max Ray"]
+    # Topic 6: "the dealer MUST be determined by cutting the deck" (C3): no pad before.
+    assert "cut for the deal first" in desk.refused(
+        409, desk.manager, "hand", round=1, table=1, line=1, bid=2, pitcher="Ann", trump="H",
+        high="Ann", low="Ann", jack=None, game="Ann",
+    )  # fmt: skip
+    desk.ok(desk.tokens["Jo Dee"], "cut", round=1, table=1, dealer="Ann")
+    desk.ok(desk.tokens["Max Ray"], "cut", round=1, table=2, dealer="Bob")
+
+    # Table 1, line 1. Topic 35: "the dealer of the hand, signals for/calls to a tournament
+    # judge to ... (c) observe the dealer, as she/he records the bid scores on the score
+    # pad, and (d) record her/his initials on the score pad": pending until initialled.
+    desk.hand(1, 1, bid=2, pitcher="Ann", high="Ann", low="Ann", game="Ann")
+    view = desk.view()
+    assert view["pending"] == [
+        {"round": 1, "table": 1, "line": 1, "entry": view["pending"][0]["entry"],
+         "judge": "Jo Dee", "dealer": "Ann", "note": view["pending"][0]["note"]}
+    ]  # fmt: skip
+    assert "Ann bid 2 in hearts and made it" in view["pending"][0]["note"]
+    assert desk.view(desk.tokens["Jo Dee"])["mine"]["pending"] == view["pending"]
+    assert desk.view(desk.tokens["Max Ray"])["mine"]["pending"] == []
+    line = desk.table(1, 1)["lines"][0]
+    assert line["status"] == "pending" and line["initials"] is None
+    assert line["pad"] == {"bid": 2, "pitcher": "Ann", "trump": "H", "high": "Ann",
+                           "low": "Ann", "jack": None, "game": "Ann"}  # fmt: skip
+    desk.confirm(1, 1, 1)
+    line = desk.table(1, 1)["lines"][0]
+    assert (line["status"], line["initials"], line["confirmed_by"]) == (
+        "confirmed", "JD", "judge Jo Dee",
+    )  # fmt: skip
+    assert desk.view()["pending"] == []
+
+    # Cat deals hand 2 and misplays. Topic 37: "the player and/or opponents must appeal
+    # to a tournament judge for a ruling. If the judge decides that the misplay is
+    # correctable ... the players replay the misplayed cards and continue".
+    assert desk.table(1, 1)["dealer"] == "Cat"
+    appeal = desk.ok(desk.tokens["Eve"], "appeal", round=1, table=1, offender="Cat")
+    number = appeal["entry"]["seq"]
+    assert desk.view(desk.tokens["Jo Dee"])["mine"]["appeals"][0]["offender"] == "Cat"
+    assert desk.view()["appeals"][0]["appeal"] == number
+    first = desk.ok(desk.tokens["Jo Dee"], "rule_misplay", appeal=number, correctable=True)
+    assert desk.view()["appeals"] == []
+    assert desk.table(1, 1)["scores"]["Cat"] == 0 and desk.table(1, 1)["dealer"] == "Cat"
+    desk.win(1, 1, "Ann")  # Cat, the dealer, records it from her own link
+
+    # Eve deals hand 3; Cat misplays again and it cannot be corrected. Topic 37: "sit
+    # out", "the highest bid made in the misplayed hand be deducted", "re-dealt to the
+    # remaining players". Topic 38: "Any player who commits two misplays in the same
+    # Go-Round will be immediately disqualified from the tournament."
+    appeal = desk.ok(desk.tokens["Jo Dee"], "appeal", round=1, table=1, offender="Cat")
+    second = desk.ok(
+        desk.tokens["Jo Dee"],
+        "rule_misplay",
+        appeal=appeal["entry"]["seq"],
+        correctable=False,
+        highest_bid=3,
+    )
+    table = desk.table(1, 1)
+    assert table["disqualified"] == ["Cat"] and table["scores"]["Cat"] == -3
+    assert table["seated"] == ["Ann", "Eve", "Gus"] and table["dealer"] == "Eve"
+    assert (
+        "Cat misplayed; loses 3; second misplay in the Go-Round: disqualified"
+        in (table["lines"][-1]["note"])
+    )
+    # Topic 37: "The tournament judge must report the name of the player who committed
+    # the misplay to the tournament manager, who shall keep a record of the incident".
+    register = desk.view()["register"]
+    assert [
+        (
+            r["round"],
+            r["table"],
+            r["player"],
+            r["ruling"],
+            r["judge"],
+            r["entry"],
+            r["disqualified"],
+        )
+        for r in register
+    ] == [
+        (1, 1, "Cat", "correctable", "judge Jo Dee", first["entry"]["seq"], False),
+        (1, 1, "Cat", "not correctable", "judge Jo Dee", second["entry"]["seq"], True),
+    ]
+    assert register[1]["lost"] == 3 and register[1]["initials"] == "JD"
+    assert desk.view()["disqualified"] == [
+        {"player": "Cat", "round": 1, "table": 1, "entry": second["entry"]["seq"]}
+    ]
+    # Cat takes no further part: no appeal against her or by her, no point on a pad.
+    assert "Cat is disqualified" in desk.refused(
+        403, desk.tokens["Cat"], "appeal", round=1, table=1, offender="Eve"
+    )
+    assert "disqualified" in desk.refused(
+        409, desk.tokens["Eve"], "appeal", round=1, table=1, offender="Cat"
+    )
+    assert "does not play this hand" in desk.refused(
+        409, desk.tokens["Eve"], "hand", round=1, table=1, line=5, bid=2, pitcher="Cat",
+        trump="S", high="Cat", low="Eve", jack=None, game="Eve",
+    )  # fmt: skip
+    # Topic 1: "the most points, after all the players in the game have dealt twice".
+    desk.play_out(1, 1, "Ann")
+    table = desk.table(1, 1)
+    assert table["outcome"]["winner"] == "Ann" and table["over"]
+    assert all(table["deals"][p] >= 2 for p in ["Ann", "Eve", "Gus"])
+
+    # Table 2: Hal wins, after one set back (topic 34: "the number of points that the
+    # pitcher bid (and failed to capture) is deducted"; topic 33: a tied game, no point).
+    desk.hand(1, 2, bid=4, pitcher="Dan", high="Dan", low="Fay", jack="Hal", game=None)
+    desk.confirm(1, 2, 1)
+    assert desk.table(1, 2)["scores"] == {"Bob": 0, "Dan": -4, "Fay": 1, "Hal": 1}
+    desk.play_out(1, 2, "Hal")
+    assert desk.table(1, 2)["outcome"]["winner"] == "Hal"
+
+    # Elimination: the winner of each table goes on (option advance, default 1).
+    view = desk.view()
+    assert view["rounds"][0]["over"] and view["rounds"][0]["tables"][0]["advancing"] == ["Ann"]
+    standing = _standing(view, 1)
+    assert {p: line["status"] for p, line in standing.items()} == {
+        "Ann": "advances", "Hal": "advances", "Cat": "disqualified", "Bob": "eliminated",
+        "Dan": "eliminated", "Eve": "eliminated", "Fay": "eliminated", "Gus": "eliminated",
+    }  # fmt: skip
+    assert "seat Go-Round 2 (2 players go on)" in view["status"]
+    # A disqualified player cannot be seated again; nor one who was eliminated.
+    assert "disqualified in Go-Round 1" in desk.refused(
+        409, desk.manager, "seat_round", by="standing", players=["Ann", "Hal", "Cat"]
+    )
+    assert "Bob did not advance" in desk.refused(
+        409, desk.manager, "seat_round", by="standing", players=["Ann", "Hal", "Bob"]
+    )
+
+    # Go-Round 2: the final table.
+    desk.ok(desk.manager, "seat_round", by="standing", judges=["Max Ray"])
+    final = desk.table(2, 1)
+    assert sorted(final["players"]) == ["Ann", "Hal"] and desk.view()["rounds"][1]["final"]
+    desk.ok(desk.tokens["Max Ray"], "cut", round=2, table=1, dealer="Hal")
+    desk.win(2, 1, "Ann")
+    desk.play_out(2, 1, "Hal")
+    view = desk.view()
+    assert view["champion"] == "Hal" and view["status"] == "Hal is the champion"
+    assert _standing(view, 2)["Hal"]["status"] == "champion"
+    assert _standing(view, 2)["Ann"]["status"] == "eliminated"
+    assert "the final" in desk.refused(409, desk.manager, "seat_round", by="standing")
+
+    # The pads and the standings as CSV.
+    pads = server.http.get(f"/api/events/{desk.id}/pads.csv").text.splitlines()
+    assert pads[0].startswith("round,table,line,entry,kind,dealer,seated,bid,pitcher,trump")
+    lines = sum(len(t["lines"]) for r in view["rounds"] for t in r["tables"])
+    assert len(pads) == 1 + lines
+    assert any(",misplay," in row and "disqualified" in row for row in pads)
+    assert all(",hand," not in row or ",confirmed," in row for row in pads)
+    standings = server.http.get(f"/api/events/{desk.id}/standings.csv").text
+    assert standings.startswith("round,place,player,table,points,misplays,status")
+    assert "2,1,Hal,1," in standings and ",champion" in standings
+
+
+def test_seating_within_the_rules_table_sizes_and_the_draw_is_stored(
+    server: ServerThread, tmp_path: Path, database: str
+) -> None:
+    # Topic 2: "Two to four players" a table (C1), asked of the Rules.
+    desk = PitchDesk(server)
+    assert "at least 2 players, not 0" in desk.refused(409, desk.manager, "seat_round", by="draw")
+    for n in range(9):
+        desk.add(f"P{n}")
+    assert "9 players at 2 tables would seat 5 at a table: tournament tables seat 2 to 4" in (
+        desk.refused(409, desk.manager, "seat_round", by="draw", tables=2)
+    )
+    assert "would seat 1 at a table" in desk.refused(
+        409, desk.manager, "seat_round", by="draw", tables=5
+    )
+    assert "by draw or by standing" in desk.refused(409, desk.manager, "seat_round", by="lots")
+    assert "a seed is for a draw" in desk.refused(
+        409, desk.manager, "seat_round", by="standing", seed=3
+    )
+    assert "Zed is not on the roster" in desk.refused(
+        409, desk.manager, "seat_round", by="draw", players=["P1", "Zed"]
+    )
+    assert "not one of the judges" in desk.refused(
+        409, desk.manager, "seat_round", by="draw", judges=["Nobody"]
+    )
+    # The server draws; a seating given as if drawn is refused.
+    assert "the server" in desk.refused(
+        409, desk.manager, "seat_round", by="draw", seating=[["P0", "P1"]]
+    )
+    entry = desk.ok(desk.manager, "seat_round", by="draw", seed=7)["entry"]
+    seating = entry["data"]["seating"]
+    assert entry["data"]["seed"] == 7 and [len(t) for t in seating] == [3, 3, 3]
+    assert sorted(p for t in seating for p in t) == [f"P{n}" for n in range(9)]
+    # The seating is in the log, and the view is the log's.
+    assert [t["players"] for t in desk.view()["rounds"][0]["tables"]] == seating
+    logged = next(e for e in desk.read()["log"] if e["type"] == "seat_round")
+    assert logged["data"]["seating"] == seating
+    # The roster closes once Go-Round 1 is seated.
+    assert "roster is closed" in desk.refused(409, desk.manager, "add_player", name="Late")
+    # A draw without a seed: the server picks one, and stores it with the seating.
+    other = PitchDesk(server)
+    for n in range(5):
+        other.add(f"Q{n}")
+    data = other.ok(other.manager, "seat_round", by="draw")["entry"]["data"]
+    assert isinstance(data["seed"], int) and [len(t) for t in data["seating"]] == [3, 2]
+    # Another worker on the same database replays the stored seating.
+    second = ServerThread(tmp_path / "second", FAST, database=database)
+    try:
+        event = second.http.get(f"/api/events/{other.id}").json()
+    finally:
+        second.stop()
+    assert [t["players"] for t in event["view"]["rounds"][0]["tables"]] == data["seating"]
+
+
+def test_replay_reads_the_stored_seating_and_never_draws_again() -> None:
+    # The log's seating is used as it stands, whatever the seed would draw now.
+    entries = [
+        Entry(n, 0.0, "manager", None, "add_player", {"name": name})
+        for n, name in enumerate(["Ann", "Bob", "Cat", "Dan"], 1)
+    ]
+    seating = [["Dan", "Ann"], ["Cat", "Bob"]]
+    data = {"by": "draw", "seed": 1, "tables": 2, "seating": seating}
+    entries.append(Entry(5, 0.0, "manager", None, "seat_round", data))
+    for _ in range(3):
+        state = replay(PITCH, PITCH.options({}), entries)
+        assert [t.players for t in state.rounds[0].tables] == seating
+
+
+def test_judges_are_confined_to_their_tables_and_two_judges_at_once(
+    server: ServerThread,
+) -> None:
+    # Topic 31: "the dealer signals to/calls for a tournament judge to ... confirm";
+    # topic 35: the judge records "her/his initials on the score pad".
+    desk = PitchDesk(server)
+    for name in EIGHT[:4]:
+        desk.add(name)
+    desk.judge("Jo Dee")
+    desk.judge("Max Ray")
+    desk.ok(desk.manager, "seat_round", by="standing", tables=2, judges=["Jo Dee", "Max Ray"])
+    # Table 1: Ann, Cat (judge Jo); table 2: Bob, Dan (judge Max).
+    jo, max_, ann, bob, cat = (desk.tokens[n] for n in ["Jo Dee", "Max Ray", "Ann", "Bob", "Cat"])
+    assert "does not judge table 1 of Go-Round 1 (judge Jo Dee)" in desk.refused(
+        403, max_, "cut", round=1, table=1, dealer="Ann"
+    )
+    assert "only the judge of table 1" in desk.refused(
+        403, ann, "cut", round=1, table=1, dealer="Ann"
+    )
+    desk.ok(jo, "cut", round=1, table=1, dealer="Ann")
+    pad = {"round": 1, "table": 1, "line": 1, "bid": 2, "pitcher": "Ann", "trump": "D",
+           "high": "Ann", "low": "Cat", "jack": "Cat", "game": None}  # fmt: skip
+    # Only the dealer records the hand (or the manager); the judge confirms it.
+    assert "Ann deals this hand" in desk.refused(403, cat, "hand", **pad)
+    assert "Bob does not play at table 1" in desk.refused(403, bob, "hand", **pad)
+    assert "the judge confirms it" in desk.refused(403, jo, "hand", **pad)
+    assert "public" in desk.refused(403, None, "hand", **pad)
+    desk.ok(ann, "hand", **pad)
+    # A judge confirming a table that is not theirs; the judge's own initials only.
+    assert "does not judge table 1" in desk.refused(403, max_, "confirm", round=1, table=1, line=1)
+    assert "only the judge" in desk.refused(403, cat, "confirm", round=1, table=1, line=1)
+    assert "initials JD, not XY" in desk.refused(
+        409, jo, "confirm", round=1, table=1, line=1, initials="XY"
+    )
+    assert "give the initials" in desk.refused(
+        409, desk.manager, "confirm", round=1, table=1, line=1
+    )
+    desk.ok(jo, "confirm", round=1, table=1, line=1, initials="jd")
+    assert "confirmed line 1 already" in desk.refused(409, jo, "confirm", round=1, table=1, line=1)
+    # The manager hands table 1 to Max: the line Jo initialled is not Max's to initial.
+    desk.ok(desk.manager, "assign_judge", round=1, table=1, judge="Max Ray")
+    assert "two judges at once" in desk.refused(409, max_, "confirm", round=1, table=1, line=1)
+    assert "does not judge table 1" in desk.refused(
+        403, jo, "appeal", round=1, table=1, offender="Cat"
+    )
+    # Two judges confirming the same hand at once: one lands, the other is refused.
+    desk.ok(cat, "hand", **{**pad, "line": 2, "pitcher": "Cat"})
+
+    async def both() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+            return list(
+                await asyncio.gather(
+                    *(
+                        http.post(
+                            f"/api/events/{desk.id}/entries",
+                            json={"type": "confirm", "data": data},
+                            headers={"Authorization": f"Bearer {token}"},
+                        )
+                        for token, data in [
+                            (max_, {"round": 1, "table": 1, "line": 2}),
+                            (desk.manager, {"round": 1, "table": 1, "line": 2, "initials": "TM"}),
+                        ]
+                    )
+                )
+            )
+
+    answers = run(both())
+    assert sorted(a.status_code for a in answers) == [201, 409]
+    assert "two judges at once" in next(a for a in answers if a.status_code == 409).text
+    assert desk.table(1, 1)["lines"][1]["status"] == "confirmed"
+    # Only the manager runs the rosters and the Go-Rounds.
+    assert "only the tournament manager" in desk.refused(403, jo, "add_player", name="Zed")
+    assert "only the tournament manager" in desk.refused(403, ann, "seat_round", by="draw")
+    assert "only the tournament manager" in desk.refused(
+        403, max_, "assign_judge", round=1, table=2, judge="Max Ray"
+    )
+    # The public sees the event, and no link.
+    public = desk.read()
+    assert public["me"]["role"] == "public" and "mine" not in public["view"]
+    assert not any(token in str(public) for token in desk.tokens.values())
+
+
+def test_bad_entries_are_refused_and_change_nothing(server: ServerThread) -> None:
+    # Topic 35: the pad's lines in order, each a hand that can be ("Players may bid two,
+    # three, or four points", topic 15; a trump suit); topic 37: a ruling of "not
+    # correctable" needs "the highest bid made in the misplayed hand", and the offender
+    # "sit out (not participate in) the next hand"; one ruling an appeal.
+    created = server.http.post(
+        "/api/events", json={"kind": KIND, "name": "x", "options": {"advance": 4}}
+    )
+    assert created.status_code == 422 and "advance is 1 to 3" in created.text
+    created = server.http.post(
+        "/api/events", json={"kind": KIND, "name": "x", "options": {"rounds": 2}}
+    )
+    assert created.status_code == 422 and "only option is advance" in created.text
+    desk = PitchDesk(server)
+    for name in EIGHT[:3]:
+        desk.add(name)
+    desk.judge("Jo Dee")
+    assert "already" in desk.refused(409, desk.manager, "add_player", name="ann")
+    assert "is a judge" in desk.refused(409, desk.manager, "add_player", name="Jo Dee")
+    assert "no 'bribe' entries" in desk.refused(409, desk.manager, "bribe")
+    assert "no Go-Round 1" in desk.refused(409, desk.manager, "cut", round=1, table=1, dealer="Ann")
+    desk.ok(desk.manager, "seat_round", by="standing", judges=["Jo Dee"])
+    jo, ann = desk.tokens["Jo Dee"], desk.tokens["Ann"]
+    assert "has no table 2" in desk.refused(409, jo, "cut", round=1, table=2, dealer="Ann")
+    assert "Zed does not play" in desk.refused(409, jo, "cut", round=1, table=1, dealer="Zed")
+    desk.ok(jo, "cut", round=1, table=1, dealer="Ann")
+    assert "cut already" in desk.refused(409, jo, "cut", round=1, table=1, dealer="Bob")
+    pad = {"round": 1, "table": 1, "line": 1, "bid": 3, "pitcher": "Ann", "trump": "S",
+           "high": "Ann", "low": "Bob", "jack": "Cat", "game": "Ann"}  # fmt: skip
+    # Pad lines that cannot be.
+    assert "2, 3 or 4" in desk.refused(409, ann, "hand", **{**pad, "bid": 5})
+    assert "a suit is" in desk.refused(409, ann, "hand", **{**pad, "trump": "X"})
+    assert "Zed does not play" in desk.refused(409, ann, "hand", **{**pad, "high": "Zed"})
+    assert "give a low" in desk.refused(409, ann, "hand", **{**pad, "low": None})
+    assert "next line of table 1 of Go-Round 1's pad is line 1" in desk.refused(
+        409, ann, "hand", **{**pad, "line": 3}
+    )
+    first = desk.ok(ann, "hand", **pad)["entry"]["seq"]
+    assert f"line 1 of table 1 of Go-Round 1's pad is entered already (entry #{first})" in (
+        desk.refused(409, desk.manager, "hand", **pad)
+    )
+    # A hand not yet confirmed may be corrected (by its dealer); the original stays in the log.
+    fixed = desk.enter(ann, "hand", corrects=first, **{**pad, "bid": 4, "game": "Bob"})
+    assert fixed.status_code == 201, fixed.text
+    assert desk.table(1, 1)["scores"] == {"Ann": -4, "Bob": 2, "Cat": 1}
+    assert desk.enter(desk.tokens["Bob"], "hand", corrects=first, **pad).status_code == 403
+    desk.ok(jo, "confirm", round=1, table=1, line=1)
+    assert desk.enter(ann, "hand", corrects=first, **pad).status_code == 409  # confirmed: stands
+    assert "no line 5" in desk.refused(409, jo, "confirm", round=1, table=1, line=5)
+    # Appeals and rulings that cannot be.
+    bob = desk.tokens["Bob"]
+    assert "Zed does not play" in desk.refused(409, bob, "appeal", round=1, table=1, offender="Zed")
+    appeal = desk.ok(bob, "appeal", round=1, table=1, offender="Cat")["entry"]["seq"]
+    assert "open at table 1" in desk.refused(409, bob, "appeal", round=1, table=1, offender="Ann")
+    assert "the judge rules on it first" in desk.refused(
+        409, desk.tokens["Bob"], "hand", **{**pad, "line": 2}
+    )
+    assert "only the judge" in desk.refused(
+        403, bob, "rule_misplay", appeal=appeal, correctable=True
+    )
+    assert "highest bid" in desk.refused(409, jo, "rule_misplay", appeal=appeal, correctable=False)
+    assert "true or false" in desk.refused(409, jo, "rule_misplay", appeal=appeal, correctable="no")
+    assert "no appeal #99" in desk.refused(409, jo, "rule_misplay", appeal=99, correctable=True)
+    desk.ok(jo, "rule_misplay", appeal=appeal, correctable=False, highest_bid=2)
+    assert "ruled on already" in desk.refused(409, jo, "dismiss_appeal", appeal=appeal)
+    # The uncorrectable misplay: Cat sits out the next hand, so she cannot appear on it.
+    assert desk.table(1, 1)["sitting_out"] == ["Cat"]
+    assert "Cat sits out this hand" in desk.refused(
+        409, jo, "appeal", round=1, table=1, offender="Cat"
+    )
+    assert desk.table(1, 1)["lines"][1]["kind"] == "misplay"
+    assert "not a scored hand" in desk.refused(409, jo, "confirm", round=1, table=1, line=2)
+    # An appeal the judge dismisses counts for nothing.
+    appeal = desk.ok(bob, "appeal", round=1, table=1, offender="Ann")["entry"]["seq"]
+    desk.ok(jo, "dismiss_appeal", appeal=appeal)
+    assert [r["player"] for r in desk.view()["register"]] == ["Cat"]
+    # Three players make one table: the final, and nothing comes after it.
+    assert "Go-Round 1 is the final: it is still being played" in desk.refused(
+        409, desk.manager, "seat_round", by="standing"
+    )
+
+
+def test_advance_option_ties_at_the_cut_and_a_final_table(server: ServerThread) -> None:
+    # Intro: "elimination rounds"; topic 1: ties for the most points "play additional
+    # hands" (C10), but a tie for a later place is not broken: with advance=2 players
+    # tied at the cut go on together, unless that would be the whole table.
+    desk = PitchDesk(server, advance=2)
+    assert desk.read()["options"] == {"advance": 2}
+    for name in EIGHT[:6]:
+        desk.add(name)
+    desk.ok(desk.manager, "seat_round", by="standing", tables=2)
+    tables = [t["players"] for t in desk.view()["rounds"][0]["tables"]]
+    assert tables == [["Ann", "Cat", "Eve"], ["Bob", "Dan", "Fay"]]
+    for n, players in enumerate(tables, 1):
+        desk.ok(desk.manager, "cut", round=1, table=n, dealer=players[0])
+    # Table 1: Ann wins, Cat second, Eve third (no judge: the manager initials).
+    while desk.table(1, 1)["outcome"] is None:
+        dealer = desk.table(1, 1)["dealer"]
+        second = "Cat" if dealer == "Cat" else "Ann"
+        desk.hand(1, 1, bid=2, pitcher="Ann", high="Ann", low=second, game="Ann")
+        desk.ok(desk.manager, "confirm", round=1, table=1, line=desk.table(1, 1)["next_line"] - 1,
+                initials="TM")  # fmt: skip
+    # The next Go-Round waits for every table of this one.
+    assert "Go-Round 1 is not over: table 2 of Go-Round 1 is still playing" in desk.refused(
+        409, desk.manager, "seat_round", by="standing"
+    )
+    # Table 2: Bob wins; Dan and Fay tie for second.
+    while desk.table(1, 2)["outcome"] is None:
+        desk.hand(1, 2, bid=2, pitcher="Bob", high="Bob", low="Bob", game="Bob")
+        desk.ok(desk.manager, "confirm", round=1, table=2, line=desk.table(1, 2)["next_line"] - 1,
+                initials="TM")  # fmt: skip
+    view = desk.view()
+    assert view["rounds"][0]["tables"][0]["advancing"] == ["Ann", "Cat"]
+    assert view["rounds"][0]["tables"][1]["advancing"] == ["Bob"]  # a tie for the whole table
+    assert "3 players go on" in view["status"]
+    desk.ok(desk.manager, "seat_round", by="standing")
+    final = desk.view()["rounds"][1]
+    assert final["final"] and sorted(final["tables"][0]["players"]) == ["Ann", "Bob", "Cat"]
