@@ -68,7 +68,10 @@ defaults
     timeout server 60s
     timeout http-request 10s
     timeout tunnel 1h          # a WebSocket stays open while a game lasts
-    default-server check inter {inter}ms fall 2 rise 2 on-marked-down shutdown-sessions
+    # A dead worker refuses the check at once; a busy one may answer slowly, and must
+    # not be marked down for it (its sockets would all be cut): 5 s, three misses.
+    timeout check 5s
+    default-server check inter {inter}ms fall 3 rise 2 on-marked-down shutdown-sessions
 
 frontend pitkit
     bind {host}:{port}
