@@ -3,7 +3,9 @@ the engine's settings on each."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.autogenerate import compare_metadata
@@ -98,3 +100,29 @@ def test_the_engine_bounds_every_wait(database: str) -> None:
                 assert conn.execute(text("PRAGMA busy_timeout")).scalar_one() == 5000
     finally:
         engine.dispose()
+
+
+def test_workers_started_together_migrate_once(postgres: Any) -> None:
+    # Several `pitkit serve` started at once on a new database (systemd units):
+    # one creates the schema, the others wait for it and find it done.
+    url = postgres.new_database()
+    engines = [make_engine(url) for _ in range(4)]
+    errors: list[BaseException] = []
+
+    def start(engine: Engine) -> None:
+        try:
+            migrate(engine)
+        except BaseException as exc:  # collected: a thread's failure would be lost
+            errors.append(exc)
+
+    threads = [threading.Thread(target=start, args=(e,)) for e in engines]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    try:
+        assert errors == []
+        assert _tables(engines[0]) == SCHEMA
+    finally:
+        for engine in engines:
+            engine.dispose()

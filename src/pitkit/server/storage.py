@@ -42,6 +42,7 @@ from sqlalchemy import (
     create_engine,
     event,
     select,
+    text,
     update,
 )
 
@@ -198,6 +199,9 @@ class TableRecord:
     match: MatchRecord | None = None
 
 
+MIGRATION_LOCK = 0x70697463686D6967  # "pitchmig": the advisory lock migrations hold
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema up to date with the migrations shipped in the package."""
     from alembic import command
@@ -206,6 +210,10 @@ def migrate(engine: Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # Workers started together (systemd units) would race to create the
+            # schema: one migrates, the others wait here, then find it done.
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = conn
         command.upgrade(config, "head")
 
