@@ -35,6 +35,7 @@ from pitkit.server.storage import Store, event_entries_t, event_links_t, events_
 from pitkit.server.tables import hash_token, new_token
 
 __all__ = [
+    "NAME_CHARS",
     "NEW_LINK",
     "ROLES",
     "Actor",
@@ -44,10 +45,14 @@ __all__ = [
     "Kind",
     "Loaded",
     "RefusedError",
+    "entry_name",
     "replay",
 ]
 
 ROLES = ("manager", "judge", "player", "public")
+
+NAME_CHARS = 40
+"""The longest name of a player, a judge or a table at an event."""
 
 NEW_LINK = "new_link"
 """The entry by which the manager replaces a player's or a judge's link (one lost,
@@ -146,6 +151,18 @@ class Kind(Protocol):
 
     def csv(self, state: Any) -> dict[str, str]:
         """Every sheet and the standings, as CSV texts by file name."""
+
+
+def entry_name(data: Mapping[str, Any], key: str = "name") -> str:
+    """The name an entry's data gives under `key`, spaces tidied; RefusedError if
+    there is none or it is longer than NAME_CHARS."""
+    value = data.get(key)
+    if not isinstance(value, str) or not " ".join(value.split()):
+        raise RefusedError(f"give a {key}")
+    name = " ".join(value.split())
+    if len(name) > NAME_CHARS:
+        raise RefusedError(f"a name has at most {NAME_CHARS} characters")
+    return name
 
 
 def replay(kind: Kind, options: Mapping[str, Any], entries: list[Entry]) -> Any:

@@ -53,11 +53,16 @@ from pitkit.core.errors import BadOptionError
 from pitkit.games.pitch.rules import MAX_BID, MIN_BID, TOURNAMENT_DEALS, Rules
 from pitkit.games.pitch.scoring import score_pad
 from pitkit.games.pitch.sheet import Confirm, GoRound, Misdeal, Misplay, ScoreSheet
-from pitkit.server.events import Actor, Entry, ForbiddenError, RefusedError
+from pitkit.server.events import (
+    Actor,
+    Entry,
+    ForbiddenError,
+    RefusedError,
+    entry_name,
+)
 
 __all__ = ["KIND", "PitchEvent", "PitchTournament"]
 
-NAME_CHARS = 40
 NOTE_CHARS = 200
 RULES = Rules(mode="tournament")
 
@@ -287,18 +292,8 @@ class PitchEvent:
 # -- reading entries -------------------------------------------------------------------
 
 
-def _name(data: Mapping[str, Any], key: str = "name") -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not " ".join(value.split()):
-        raise RefusedError(f"give a {key}")
-    name = " ".join(value.split())
-    if len(name) > NAME_CHARS:
-        raise RefusedError(f"a name has at most {NAME_CHARS} characters")
-    return name
-
-
 def _maybe_name(data: Mapping[str, Any], key: str) -> str | None:
-    return None if data.get(key) is None else _name(data, key)
+    return None if data.get(key) is None else entry_name(data, key)
 
 
 def _int(data: Mapping[str, Any], key: str) -> int:
@@ -384,7 +379,7 @@ def _store(entry: Entry, **values: Any) -> None:
 
 
 def _add_player(state: PitchEvent, entry: Entry) -> None:
-    name = _name(entry.data)
+    name = entry_name(entry.data)
     if state.rounds:
         raise RefusedError("Go-Round 1 is seated: the roster is closed")
     if name.casefold() in (p.casefold() for p in state.players):
@@ -395,7 +390,7 @@ def _add_player(state: PitchEvent, entry: Entry) -> None:
 
 
 def _add_judge(state: PitchEvent, entry: Entry) -> None:
-    name = _name(entry.data)
+    name = entry_name(entry.data)
     if name.casefold() in (j.casefold() for j in state.judges):
         raise RefusedError(f"{name} is a judge already")
     if name.casefold() in (p.casefold() for p in state.players):
@@ -535,7 +530,7 @@ def _cut(state: PitchEvent, entry: Entry) -> None:
     table = state.table(entry.data)
     if table.sheet is not None:
         raise RefusedError(f"the players at {table.label} have cut already (entry #{table.cut})")
-    dealer = table.seat(_name(entry.data, "dealer"))
+    dealer = table.seat(entry_name(entry.data, "dealer"))
     rnd = state.rounds[table.round - 1]
     table.sheet = ScoreSheet(
         RULES, len(table.players), dealer, names=table.players, go_round=rnd.go
@@ -569,7 +564,8 @@ def _hand(state: PitchEvent, entry: Entry) -> None:
         )
     seats: dict[str, int | None] = {}
     for key in ("pitcher", "high", "low", "jack", "game"):
-        name = _name(data, key) if key in ("pitcher", "high", "low") else _maybe_name(data, key)
+        needed = key in ("pitcher", "high", "low")
+        name = entry_name(data, key) if needed else _maybe_name(data, key)
         if name is None:
             seats[key] = None
             continue
@@ -649,7 +645,7 @@ def _appeal(state: PitchEvent, entry: Entry) -> None:
     sheet = _sheet(state, table)
     if sheet.outcome is not None:
         raise RefusedError(f"the game at {table.label} is over")
-    offender = _name(data, "offender")
+    offender = entry_name(data, "offender")
     seat = table.seat(offender)
     if seat in sheet.disqualified:
         raise RefusedError(f"{offender} is disqualified")

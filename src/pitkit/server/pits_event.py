@@ -23,11 +23,16 @@ from typing import Any
 
 from pitkit.games.pits.sheet import MIN_GAMES, MIN_HANDS, Game, ScoreSheet, SheetError, Standing
 from pitkit.games.pits.state import PLAYERS, POINTS
-from pitkit.server.events import Actor, Entry, ForbiddenError, RefusedError
+from pitkit.server.events import (
+    NAME_CHARS,
+    Actor,
+    Entry,
+    ForbiddenError,
+    RefusedError,
+    entry_name,
+)
 
 __all__ = ["KIND", "PitsEvent", "PitsTournament"]
-
-NAME_CHARS = 40
 
 
 @dataclass
@@ -64,16 +69,6 @@ class PitsEvent:
             if not game.ruled_off and player in game.table:
                 return number
         return None
-
-
-def _name(data: Mapping[str, Any], key: str = "name") -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not " ".join(value.split()):
-        raise RefusedError(f"give a {key}")
-    name = " ".join(value.split())
-    if len(name) > NAME_CHARS:
-        raise RefusedError(f"a name has at most {NAME_CHARS} characters")
-    return name
 
 
 def _names(data: Mapping[str, Any], key: str) -> list[str]:
@@ -242,7 +237,7 @@ def _ranked(lines: Sequence[Standing], key: Any) -> list[dict[str, Any]]:
 
 
 def _add_player(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
-    name = _name(data)
+    name = entry_name(data)
     if name.casefold() in (p.casefold() for p in state.players):
         raise RefusedError(f"{name} is on the roster already")
     state.players.append(name)
@@ -294,10 +289,10 @@ def _hand(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
 def _quit(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
     number = data.get("game")
     game = state.game(number)
-    player = _name(data, "player")
+    player = entry_name(data, "player")
     replacement = data.get("replacement")
     if replacement is not None:
-        replacement = _name(data, "replacement")
+        replacement = entry_name(data, "replacement")
         if replacement not in state.players:
             raise RefusedError(f"{replacement} is not on the roster: add them first")
         busy = state.playing(replacement)
@@ -319,7 +314,7 @@ def _rule_off(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
 
 def _sign(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
     game = state.game(data.get("game"))
-    player = _name(data, "player")
+    player = entry_name(data, "player")
     if player in game.signatures:
         raise RefusedError(f"{player} has signed already")
     game.sign(player)
