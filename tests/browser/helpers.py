@@ -6,11 +6,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from tests.browser.conftest import SCREENSHOTS
+from tests.browser.conftest import SCREENSHOTS, ServerThread
 
 # The simplest legal move, in order: a completed selection (gold button), a
 # highlighted card, then any other action button the page offers.
@@ -109,3 +110,37 @@ def page_scores(page: Page, where: str = "#scores") -> list[int]:
         row = rows.nth(i)
         scores[int(row.get_attribute("data-seat") or 0)] = int(row.get_attribute("data-score") or 0)
     return [scores[s] for s in sorted(scores)]
+
+
+class EventByApi:
+    """An event opened through the API, beside its pages: the tests' own entries
+    (through any link) and reads of the public view."""
+
+    def __init__(self, server: ServerThread, kind: str, name: str) -> None:
+        self.http = server.http
+        created = self.http.post("/api/events", json={"kind": kind, "name": name})
+        assert created.status_code == 201, created.text
+        self.id: str = created.json()["event"]["id"]
+        self.manager: str = created.json()["manager"]["token"]
+        self.manager_url: str = created.json()["manager"]["url"]
+        self.base = server.base
+        self.tokens: dict[str, str] = {}
+        self.urls: dict[str, str] = {}
+
+    def enter(self, token: str, type: str, **data: Any) -> dict[str, Any]:
+        """Make an entry through `token`'s link, expecting it to be taken."""
+        response = self.http.post(
+            f"/api/events/{self.id}/entries",
+            json={"type": type, "data": data},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert response.status_code == 201, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    def view(self) -> dict[str, Any]:
+        """The event's public view."""
+        response = self.http.get(f"/api/events/{self.id}")
+        assert response.status_code == 200, response.text
+        view: dict[str, Any] = response.json()["view"]
+        return view

@@ -21,7 +21,7 @@ from playwright.sync_api import (
 )
 
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import screenshot
+from tests.browser.helpers import EventByApi, screenshot
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 DESKTOP: ViewportSize = {"width": 1366, "height": 900}
@@ -33,37 +33,11 @@ def _order(table: list[str], hand: int) -> list[str]:
     return table[hand % 5 :] + table[: hand % 5]
 
 
-class Evening:
+class Evening(EventByApi):
     """The event through the API, beside the pages: the test's own hands and checks."""
 
     def __init__(self, server: ServerThread) -> None:
-        self.http = server.http
-        created = self.http.post(
-            "/api/events", json={"kind": "pits-continuous", "name": "Congress Pits night"}
-        )
-        assert created.status_code == 201, created.text
-        self.id: str = created.json()["event"]["id"]
-        self.manager: str = created.json()["manager"]["token"]
-        self.manager_url: str = created.json()["manager"]["url"]
-        self.base = server.base
-        self.tokens: dict[str, str] = {}
-        self.urls: dict[str, str] = {}
-
-    def enter(self, token: str, type: str, **data: Any) -> dict[str, Any]:
-        response = self.http.post(
-            f"/api/events/{self.id}/entries",
-            json={"type": type, "data": data},
-            headers={"Authorization": f"Bearer {token}"},
-        )
-        assert response.status_code == 201, response.text
-        answer: dict[str, Any] = response.json()
-        return answer
-
-    def view(self) -> dict[str, Any]:
-        response = self.http.get(f"/api/events/{self.id}")
-        assert response.status_code == 200, response.text
-        view: dict[str, Any] = response.json()["view"]
-        return view
+        super().__init__(server, "pits-continuous", "Congress Pits night")
 
     def game(self, number: int) -> dict[str, Any]:
         game: dict[str, Any] = self.view()["games"][number - 1]

@@ -17,44 +17,18 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import screenshot
+from tests.browser.helpers import EventByApi, screenshot
 from tests.browser.test_events import DESKTOP, PHONE, Browsers, click, reload
 
 EIGHT = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 JUDGES = {"Jo Dee": "JD", "Max Ray": "MR"}
 
 
-class Tournament:
+class Tournament(EventByApi):
     """The event through the API, beside the pages: the test's own hands and checks."""
 
     def __init__(self, server: ServerThread) -> None:
-        self.http = server.http
-        created = self.http.post(
-            "/api/events", json={"kind": "pitch-tournament", "name": "Darrtown Bicentennial"}
-        )
-        assert created.status_code == 201, created.text
-        self.id: str = created.json()["event"]["id"]
-        self.manager: str = created.json()["manager"]["token"]
-        self.manager_url: str = created.json()["manager"]["url"]
-        self.base = server.base
-        self.tokens: dict[str, str] = {}
-        self.urls: dict[str, str] = {}
-
-    def enter(self, token: str, type: str, **data: Any) -> dict[str, Any]:
-        response = self.http.post(
-            f"/api/events/{self.id}/entries",
-            json={"type": type, "data": data},
-            headers={"Authorization": f"Bearer {token}"},
-        )
-        assert response.status_code == 201, response.text
-        answer: dict[str, Any] = response.json()
-        return answer
-
-    def view(self) -> dict[str, Any]:
-        response = self.http.get(f"/api/events/{self.id}")
-        assert response.status_code == 200, response.text
-        view: dict[str, Any] = response.json()["view"]
-        return view
+        super().__init__(server, "pitch-tournament", "Darrtown Bicentennial")
 
     def table(self, rnd: int, table: int) -> dict[str, Any]:
         found: dict[str, Any] = self.view()["rounds"][rnd - 1]["tables"][table - 1]
