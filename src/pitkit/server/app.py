@@ -30,7 +30,8 @@ from pitkit.core.events import Event
 from pitkit.core.views import json_schema
 from pitkit.server import pitch_event, pits_event, storage
 from pitkit.server.event_api import event_routes
-from pitkit.server.events import Events
+from pitkit.server.event_tables import EventTables
+from pitkit.server.events import Events, ForbiddenError
 from pitkit.server.guards import RequestRate, SameOriginSockets, SecurityHeaders, Site, add_docs
 from pitkit.server.manager import Manager, TableElsewhereError
 from pitkit.server.metrics import Metrics
@@ -41,6 +42,7 @@ from pitkit.server.protocol import (
     ClientMessage,
     Hello,
     ProtocolError,
+    bearer,
     error,
     parse,
 )
@@ -139,6 +141,14 @@ class Joined(BaseModel):
     """The seat a token holds."""
 
     seat: int
+
+
+class EventSeat(BaseModel):
+    """An event player's seat at the event's table, with its new token and link."""
+
+    seat: int
+    token: str
+    url: str
 
 
 class JudgeQuestion(Body):
@@ -251,6 +261,7 @@ def create_app(
     store = Store(database_url, timeout=limits.store_seconds, metrics=metrics)
     manager = Manager(store, limits, metrics, owners_for(database_url))
     events = Events(store, {kind.name: kind for kind in EVENT_KINDS})
+    event_tables = EventTables(events, manager)
     metrics.watch(manager)
     creates: dict[str, Bucket] = {}
     logs: dict[tuple[str, int], str] = {}
@@ -265,6 +276,7 @@ def create_app(
         try:
             yield
         finally:
+            await event_tables.close()
             await manager.close()
             await asyncio.to_thread(store.close)
 
@@ -300,10 +312,7 @@ def create_app(
         return table
 
     def host_only(table: Table, authorization: str | None) -> None:
-        token = None
-        if authorization and authorization.lower().startswith("bearer "):
-            token = authorization[7:].strip()
-        if not table.is_host(token):
+        if not table.is_host(bearer(authorization)):
             raise HTTPException(403, "this needs the table's host token (Authorization: Bearer)")
 
     def invite(request: Request, table: Table, token: str) -> str:
@@ -381,7 +390,7 @@ def create_app(
             creates.clear()  # a crude bound on memory; limits restart for everyone
         seats = [None if s in (None, "open", "") else s for s in body.seats]
         try:
-            settings = TableSettings.from_json(dict(body.settings))
+            settings = TableSettings.from_json(dict(body.settings), client=True)
             table, host, tokens = await manager.create(
                 body.game, body.players, body.rules, seats, settings, creator=client
             )
@@ -413,6 +422,22 @@ def create_app(
         except ProtocolError as exc:
             metrics.refused(exc.code)
             raise HTTPException(_STATUS.get(exc.code, 400), exc.reason) from None
+
+    @app.post("/api/tables/{table_id}/event-seat", tags=["events"])
+    async def event_seat(
+        table_id: TableId, request: Request, authorization: Authorization = None
+    ) -> EventSeat:
+        """At a table playing an event's game: take your seat with your own event
+        link (``Authorization: Bearer``). The seat gets a new token, returned here
+        once; a device that held the seat before is let go."""
+        table = await table_or_404(table_id)
+        try:
+            seat, seat_token = await event_tables.seat(table, bearer(authorization))
+        except ForbiddenError as exc:
+            raise HTTPException(403, str(exc)) from None
+        except ValueError as exc:
+            raise HTTPException(409, str(exc)) from None
+        return EventSeat(seat=seat, token=seat_token, url=invite(request, table, seat_token))
 
     @app.put("/api/tables/{table_id}/seats/{seat}", tags=["host"])
     async def change_seat(
@@ -521,7 +546,7 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
-    app.include_router(event_routes(events, site))
+    app.include_router(event_routes(events, event_tables, site))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.websocket("/ws/tables/{table_id}")

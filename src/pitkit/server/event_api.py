@@ -15,9 +15,17 @@ from fastapi import Path as InPath
 from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
-from pitkit.server.events import NEW_LINK, Events, ForbiddenError, Loaded, RefusedError
+from pitkit.server.event_tables import EventTables
+from pitkit.server.events import (
+    NEW_LINK,
+    OPEN_TABLE,
+    Events,
+    ForbiddenError,
+    Loaded,
+    RefusedError,
+)
 from pitkit.server.guards import Site
-from pitkit.server.protocol import Body
+from pitkit.server.protocol import Body, bearer
 
 __all__ = ["event_routes"]
 
@@ -64,21 +72,26 @@ class CreatedEvent(BaseModel):
     manager: Link
 
 
+class OnlineTable(BaseModel):
+    """A pitkit table opened for one of the event's games: its page, and the
+    host's token (shown once: the host may start it, bot a seat or close it)."""
+
+    id: str
+    url: str
+    host_token: str
+
+
 class Entered(BaseModel):
-    """The entry as stored, the event as it now is, and the link it made, if any."""
+    """The entry as stored, the event as it now is, and the link or the table
+    it made, if any."""
 
     entry: dict[str, Any]
     event: dict[str, Any]
     link: Link | None = None
+    table: OnlineTable | None = None
 
 
-def _token(authorization: str | None) -> str | None:
-    if authorization and authorization.lower().startswith("bearer "):
-        return authorization[7:].strip() or None
-    return None
-
-
-def event_routes(events: Events, site: Site) -> APIRouter:
+def event_routes(events: Events, tables: EventTables, site: Site) -> APIRouter:
     """The routes of the events API and pages."""
     router = APIRouter()
 
@@ -128,19 +141,26 @@ def event_routes(events: Events, site: Site) -> APIRouter:
     @router.get("/api/events/{event_id}", tags=["events"])
     async def read(event_id: EventId, authorization: Authorization = None) -> dict[str, Any]:
         """The event as the link's role sees it (no link: the public view), with its log."""
-        return await shown(await loaded_or_404(event_id), _token(authorization))
+        return await shown(await loaded_or_404(event_id), bearer(authorization))
 
     @router.post("/api/events/{event_id}/entries", status_code=201, tags=["events"])
     async def enter(
         event_id: EventId, body: NewEntry, request: Request, authorization: Authorization = None
     ) -> Entered:
         """Make an entry through a link. 403: the link's role may not; 409: the event
-        refuses it (the reason says why); either way nothing changed."""
+        refuses it (the reason says why); either way nothing changed. An
+        ``open_table`` entry opens a pitkit table for a game (`table` in the answer)."""
         loaded = await loaded_or_404(event_id)
-        token = _token(authorization)
+        token = bearer(authorization)
+        made, online = None, None
         try:
             actor = await events.actor(loaded, token)
-            entry, made = await events.enter(loaded, actor, body.type, body.data, body.corrects)
+            if body.type == OPEN_TABLE and body.corrects is None:
+                entry, table, host = await tables.open(loaded, actor, body.data)
+                url = f"{site.base_url(request.scope)}/t/{table.id}#watch"
+                online = OnlineTable(id=table.id, url=url, host_token=host)
+            else:
+                entry, made = await events.enter(loaded, actor, body.type, body.data, body.corrects)
         except ForbiddenError as exc:
             raise HTTPException(403, str(exc)) from None
         except RefusedError as exc:
@@ -149,7 +169,9 @@ def event_routes(events: Events, site: Site) -> APIRouter:
         if made is not None:
             role = str(body.data["role"]) if body.type == NEW_LINK else loaded.kind.links[body.type]
             new_link = link(request, loaded, role, str(body.data.get("name")), made)
-        return Entered(entry=entry.to_json(), event=await shown(loaded, token), link=new_link)
+        return Entered(
+            entry=entry.to_json(), event=await shown(loaded, token), link=new_link, table=online
+        )
 
     @router.get("/api/events/{event_id}/{file}.csv", tags=["events"])
     async def csv_file(

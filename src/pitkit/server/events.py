@@ -37,6 +37,7 @@ from pitkit.server.tables import hash_token, new_token
 __all__ = [
     "NAME_CHARS",
     "NEW_LINK",
+    "OPEN_TABLE",
     "ROLES",
     "Actor",
     "Entry",
@@ -44,12 +45,15 @@ __all__ = [
     "ForbiddenError",
     "Kind",
     "Loaded",
+    "Online",
     "RefusedError",
     "entry_name",
     "replay",
 ]
 
-ROLES = ("manager", "judge", "player", "public")
+ROLES = ("manager", "judge", "player", "public", "table")
+"""Who makes entries: people through their links, and the event's online tables
+(`event_tables.py`), which enter the hands played at them."""
 
 NAME_CHARS = 40
 """The longest name of a player, a judge or a table at an event."""
@@ -82,6 +86,8 @@ class Actor:
             return "the manager"
         if self.role == "judge":
             return f"judge {self.name}"
+        if self.role == "table":
+            return "the online table"
         return self.name or self.role
 
 
@@ -120,6 +126,21 @@ class Entry:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Online:
+    """A game of an event to be played at a pitkit table: the game, its rules,
+    and the event's players in seat order."""
+
+    game: str
+    rules: Mapping[str, Any]
+    players: tuple[str, ...]
+
+
+OPEN_TABLE = "open_table"
+"""The entry by which the manager puts one of the event's games at a pitkit table;
+the server opens the table and writes its id into the entry (``table_id``)."""
+
+
 class Kind(Protocol):
     """What an event kind decides: its state, who may enter what, and its views."""
 
@@ -151,6 +172,18 @@ class Kind(Protocol):
 
     def csv(self, state: Any) -> dict[str, str]:
         """Every sheet and the standings, as CSV texts by file name."""
+
+    def online(self, state: Any, data: Mapping[str, Any]) -> Online:
+        """The table an `OPEN_TABLE` entry asks for (RefusedError if its game cannot
+        be played online now)."""
+
+    def seat_at(self, state: Any, table_id: str, name: str) -> int:
+        """`name`'s seat at the event's online table `table_id` (ForbiddenError if
+        they do not sit there now)."""
+
+    def sync(self, state: Any, table_id: str, match: Any) -> list[tuple[str, dict[str, Any]]]:
+        """The entries (type, data) that bring the event up to date with the match
+        played at its online table `table_id`: the hands not entered yet."""
 
 
 def entry_name(data: Mapping[str, Any], key: str = "name") -> str:
@@ -311,14 +344,16 @@ class Events:
         type: str,
         data: Mapping[str, Any],
         corrects: int | None = None,
+        decided: Mapping[str, Any] | None = None,
     ) -> tuple[Entry, str | None]:
         """Append an entry by `actor`; returns it, and the token of the link it made
-        (adding a player or a judge), if any. RefusedError or ForbiddenError: nothing
-        changed."""
+        (adding a player or a judge), if any. `decided`: what the server decided
+        (a table's id), added to the data once it is checked. RefusedError or
+        ForbiddenError: nothing changed."""
         async with loaded.lock:
             for _attempt in range(5):
                 await self._catch_up(loaded)
-                entry, state = self._try(loaded, actor, type, data, corrects)
+                entry, state = self._try(loaded, actor, type, data, corrects, decided or {})
                 link = None
                 token = None
                 if type == NEW_LINK:
@@ -343,6 +378,7 @@ class Events:
         type: str,
         data: Mapping[str, Any],
         corrects: int | None,
+        decided: Mapping[str, Any],
     ) -> tuple[Entry, Any]:
         """The entry that would be appended, and the state after it; or why not."""
         kind = loaded.kind
@@ -366,7 +402,8 @@ class Events:
                 kind.check(loaded.state, actor, type, data, True)
         else:
             kind.check(loaded.state, actor, type, data, False)
-        entry = Entry(seq, time.time(), actor.role, actor.name, type, dict(data), corrects)
+        data = {**data, **decided}
+        entry = Entry(seq, time.time(), actor.role, actor.name, type, data, corrects)
         try:
             if corrects is None:
                 state = replay(kind, loaded.options, loaded.entries)  # a fresh copy to change

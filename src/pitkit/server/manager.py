@@ -53,6 +53,8 @@ class Manager:
         self._handed: dict[str, float] = {}  # table id -> when we handed it over
         self._unloadable: set[str] = set()  # stored tables of a game or rule no longer known
         self._tasks: list[asyncio.Task[None]] = []
+        self.on_event_step: Callable[[Table], None] | None = None
+        """Told of each step at a table that plays an event's game (`EventTables`)."""
 
     async def load(self) -> None:
         """Start: take up every unfinished table no worker runs (on SQLite, all of
@@ -189,10 +191,15 @@ class Manager:
             log.error("table %s cannot be loaded: %s", record.id, exc)
             self._unloadable.add(record.id)
             return None
-        self.tables[table.id] = table
+        self._register(table)
         table.start_timers()
         table._schedule_bots()
         return table
+
+    def _register(self, table: Table) -> None:
+        self.tables[table.id] = table
+        if table.settings.event is not None:
+            table.on_step = self.on_event_step
 
     async def create(
         self,
@@ -260,7 +267,7 @@ class Manager:
             await self.owners.release(table_id)
             raise
         table = Table(record, self.store, self.limits, self.thinker, self.metrics, creator=creator)
-        self.tables[table.id] = table
+        self._register(table)
         if all(s.kind == "bot" for s in table.seats):
             await table.start()
         return table, host, tokens

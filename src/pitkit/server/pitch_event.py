@@ -50,13 +50,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pitkit.core.errors import BadOptionError
+from pitkit.games.pitch.match import PitchMatch
 from pitkit.games.pitch.rules import MAX_BID, MIN_BID, TOURNAMENT_DEALS, Rules
 from pitkit.games.pitch.scoring import score_pad
 from pitkit.games.pitch.sheet import Confirm, GoRound, Misdeal, Misplay, ScoreSheet
 from pitkit.server.events import (
+    OPEN_TABLE,
     Actor,
     Entry,
     ForbiddenError,
+    Online,
     RefusedError,
     entry_name,
 )
@@ -107,6 +110,7 @@ class Table:
     sheet: ScoreSheet | None = None
     cut: int | None = None  # the entry of the cut for the deal
     lines: list[Line] = field(default_factory=list)
+    online: str | None = None  # the pitkit table it is played at, which enters its hands
 
     @property
     def label(self) -> str:
@@ -204,6 +208,14 @@ class PitchEvent:
         if not isinstance(number, int) or not 1 <= number <= len(rnd.tables):
             raise RefusedError(f"Go-Round {rnd.number} has no table {number}")
         return rnd.tables[number - 1]
+
+    def at_table(self, table_id: str) -> Table | None:
+        """The Go-Round table played online at pitkit table `table_id`."""
+        for rnd in self.rounds:
+            for table in rnd.tables:
+                if table.online == table_id:
+                    return table
+        return None
 
     def appeal(self, data: Mapping[str, Any]) -> Appeal:
         """The appeal an entry names (by its entry number), or RefusedError."""
@@ -721,6 +733,27 @@ def _rule_misplay(state: PitchEvent, entry: Entry) -> None:
     appeal.status, appeal.ruling = "misplay", entry.seq
 
 
+def _offline_table(state: PitchEvent, data: Mapping[str, Any]) -> Table:
+    """The table of the current Go-Round `data` names, still without a cut or a
+    pitkit table, or RefusedError."""
+    table = state.table(data)
+    if table.round != len(state.rounds):
+        raise RefusedError(f"Go-Round {table.round} is over")
+    if table.online is not None:
+        raise RefusedError(f"{table.label} is played online already")
+    if table.sheet is not None:
+        raise RefusedError(f"the players at {table.label} have cut: they play with cards")
+    return table
+
+
+def _open_table(state: PitchEvent, entry: Entry) -> None:
+    table = _offline_table(state, entry.data)
+    table_id = entry.data.get("table_id")
+    if not isinstance(table_id, str):
+        raise RefusedError("the server writes the table's id into this entry")
+    table.online = table_id
+
+
 def _dismiss_appeal(state: PitchEvent, entry: Entry) -> None:
     appeal, _table = _ruled(state, entry.data)
     appeal.status, appeal.ruling = "dismissed", entry.seq
@@ -738,8 +771,10 @@ _TYPES = {
     "appeal": _appeal,
     "rule_misplay": _rule_misplay,
     "dismiss_appeal": _dismiss_appeal,
+    OPEN_TABLE: _open_table,
 }
-_MANAGER = frozenset({"add_player", "add_judge", "seat_round", "assign_judge"})
+_MANAGER = frozenset({"add_player", "add_judge", "seat_round", "assign_judge", OPEN_TABLE})
+_FROM_TABLE = frozenset({"cut", "hand"})  # what an online table enters
 _WORDS = {
     "cut": "enter the cut for the deal",
     "hand": "record this hand",
@@ -798,6 +833,16 @@ class PitchTournament:
             raise RefusedError(f"a Pitch tournament has no {type!r} entries")
         if correcting:
             _check_correction(state, type, data)
+        if type == OPEN_TABLE and "table_id" in data:
+            raise RefusedError("the server opens the table and writes its id into the entry")
+        if type in _FROM_TABLE and not correcting:
+            table = state.table(data)
+            if actor.role == "table" or table.online is not None:
+                if actor.role != "table" or table.online != actor.name:
+                    raise RefusedError(
+                        f"{table.label} is played online: its table enters the cut and the hands"
+                    )
+                return
         if type == "seat_round" and "seating" in data:
             raise RefusedError(
                 "the server seats the players and stores the seating in the entry: "
@@ -847,6 +892,56 @@ class PitchTournament:
             raise
         except ValueError as exc:  # the sheet's refusals
             raise RefusedError(str(exc)) from None
+
+    def online(self, state: PitchEvent, data: Mapping[str, Any]) -> Online:
+        """A pitkit table for a table of the current Go-Round (`round`, `table`)
+        whose players have not cut yet: the tournament rules, its players in seat order."""
+        table = _offline_table(state, data)
+        return Online("pitch", RULES.to_json(), tuple(table.players))
+
+    def seat_at(self, state: PitchEvent, table_id: str, name: str) -> int:
+        """`name`'s seat at the Go-Round table played at `table_id`."""
+        table = state.at_table(table_id)
+        if table is None:
+            raise ForbiddenError("this table plays none of the event's tables")
+        if name not in table.players:
+            raise ForbiddenError(f"{name} does not play at {table.label}")
+        if name in state.disqualified:
+            raise ForbiddenError(f"{name} is disqualified (topic 38)")
+        return table.players.index(name)
+
+    def sync(
+        self, state: PitchEvent, table_id: str, match: PitchMatch
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """The cut once the table has cut for the deal, then each hand the table
+        has scored that the pad lacks, as the dealer would record it (topic 35)."""
+        table = state.at_table(table_id)
+        if table is None:
+            return []
+        where = {"round": table.round, "table": table.number}
+        names = table.players
+        if table.sheet is None:
+            cut = ("cut", {**where, "dealer": names[match.sheet.first_dealer]})
+            return [cut, *self._hands(where, names, match, 0, 1)]
+        scored = sum(1 for done in table.sheet.entries if done.kind == "hand")
+        return self._hands(where, names, match, scored, len(table.sheet.entries) + 1)
+
+    @staticmethod
+    def _hands(
+        where: Mapping[str, Any], names: Sequence[str], match: PitchMatch, skip: int, line: int
+    ) -> list[tuple[str, dict[str, Any]]]:
+        results = [done.result for done in match.sheet.entries if done.result is not None]
+        entries = []
+        for result in results[skip:]:
+            won = {award.point: award.credited for award in result.awards}
+            pad: dict[str, Any] = {
+                point: names[won[point][0]] if won[point] else None
+                for point in ("high", "low", "jack", "game")
+            }
+            pad.update(bid=result.bid, pitcher=names[result.pitcher], trump=result.trump.letter)
+            entries.append(("hand", {**where, "line": line, **pad}))
+            line += 1
+        return entries
 
     def view(self, state: PitchEvent, actor: Actor) -> dict[str, Any]:
         """The rosters, every Go-Round with its tables and pads, the pending hands
@@ -1058,6 +1153,7 @@ def _table_json(state: PitchEvent, table: Table) -> dict[str, Any]:
         "label": table.label,
         "players": list(names),
         "judge": table.judge,
+        "online": table.online,
         "cut": table.cut,
         "dealer": names[sheet.dealer] if playing and sheet is not None else None,
         "seated": [names[s] for s in sheet.seated] if playing and sheet is not None else [],

@@ -21,13 +21,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pitkit.games.pits.match import PitsMatch
 from pitkit.games.pits.sheet import MIN_GAMES, MIN_HANDS, Game, ScoreSheet, SheetError, Standing
 from pitkit.games.pits.state import PLAYERS, POINTS
 from pitkit.server.events import (
     NAME_CHARS,
+    OPEN_TABLE,
     Actor,
     Entry,
     ForbiddenError,
+    Online,
     RefusedError,
     entry_name,
 )
@@ -37,10 +40,12 @@ __all__ = ["KIND", "PitsEvent", "PitsTournament"]
 
 @dataclass
 class Table:
-    """A game's place in the hall and who keeps its sheet."""
+    """A game's place in the hall and who keeps its sheet; `online` is the pitkit
+    table it is played at, if it is (its hands are then entered by that table)."""
 
     label: str
     scorer: str
+    online: str | None = None
 
 
 @dataclass
@@ -62,6 +67,13 @@ class PitsEvent:
         """Every game with its number (from 1) and its table."""
         pairs = zip(self.sheet.games, self.tables, strict=True)
         return [(number, game, table) for number, (game, table) in enumerate(pairs, 1)]
+
+    def at_table(self, table_id: str) -> tuple[int, Game] | None:
+        """The game played online at pitkit table `table_id`, with its number."""
+        for number, game, table in self.numbered():
+            if table.online == table_id:
+                return number, game
+        return None
 
     def playing(self, player: str) -> int | None:
         """The open game `player` sits at now, if any."""
@@ -111,9 +123,19 @@ class PitsTournament:
             raise RefusedError(f"a Pits tournament has no {type!r} entries")
         if correcting and state.game(data.get("game")).ruled_off:
             raise RefusedError("that game's sheet is ruled off: its hands stand as signed")
+        if type == OPEN_TABLE and "table_id" in data:
+            raise RefusedError("the server opens the table and writes its id into the entry")
+        if type == "hand" and not correcting:
+            online = state.tables[state.sheet.games.index(state.game(data.get("game")))].online
+            if actor.role == "table" or online is not None:
+                if actor.role != "table" or online != actor.name:
+                    raise RefusedError(
+                        f"game {data.get('game')} is played online: its hands come from its table"
+                    )
+                return
         if actor.role == "manager":
             return
-        if actor.role != "player" or type in ("add_player", "start_game"):
+        if actor.role != "player" or type in ("add_player", "start_game", OPEN_TABLE):
             raise ForbiddenError("only the tournament manager may do this")
         number = data.get("game")
         game = state.game(number)
@@ -137,6 +159,39 @@ class PitsTournament:
         except SheetError as exc:
             raise RefusedError(str(exc)) from None
 
+    def online(self, state: PitsEvent, data: Mapping[str, Any]) -> Online:
+        """A pitkit table for an open game (`game`), with `hands` (10 or more, the
+        sheet's minimum; default 10) in its match."""
+        _number, game = _offline_game(state, data)
+        return Online("pits", {"hands": _hands(data)}, tuple(game.table))
+
+    def seat_at(self, state: PitsEvent, table_id: str, name: str) -> int:
+        """`name`'s seat at the game played at `table_id`: a player's or a replacement's."""
+        found = state.at_table(table_id)
+        if found is None:
+            raise ForbiddenError("this table plays none of the event's open games")
+        number, game = found
+        if game.ruled_off:
+            raise ForbiddenError(f"game {number} is ruled off")
+        if name not in game.table:
+            raise ForbiddenError(f"{name} does not play game {number} now")
+        return game.table.index(name)
+
+    def sync(
+        self, state: PitsEvent, table_id: str, match: PitsMatch
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """Each hand the table has finished and the sheet lacks, with its finishing
+        order named by who sits in each seat now; nothing once the sheet is ruled off."""
+        found = state.at_table(table_id)
+        if found is None or found[1].ruled_off:
+            return []
+        number, game = found
+        entries = []
+        for hand in range(len(game.hands), len(match.results)):
+            order = [game.table[seat] for seat in match.results[hand].detail["order"]]
+            entries.append(("hand", {"game": number, "hand": hand + 1, "order": order}))
+        return entries
+
     def view(self, state: PitsEvent, actor: Actor) -> dict[str, Any]:
         """The roster, every game with its hands, and both prize tables."""
         games = []
@@ -159,6 +214,7 @@ class PitsTournament:
                     "game": number,
                     "table": table.label,
                     "scorer": table.scorer,
+                    "online": table.online,
                     "seats": [list(seat) for seat in game.seats],
                     "at_table": game.table,
                     "hands": hands,
@@ -286,6 +342,35 @@ def _hand(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
     state.entered[number - 1].append(seq)
 
 
+def _offline_game(state: PitsEvent, data: Mapping[str, Any]) -> tuple[int, Game]:
+    """The open game `data` names, not yet at a pitkit table, or RefusedError."""
+    game = state.game(data.get("game"))
+    number = state.sheet.games.index(game) + 1
+    if game.ruled_off:
+        raise RefusedError(f"game {number} is ruled off")
+    if state.tables[number - 1].online is not None:
+        raise RefusedError(f"game {number} is played online already")
+    if game.hands:
+        raise RefusedError(f"game {number} has hands on its sheet: it is played with cards")
+    return number, game
+
+
+def _hands(data: Mapping[str, Any]) -> int:
+    hands = data.get("hands", MIN_HANDS)
+    if not isinstance(hands, int) or isinstance(hands, bool) or not MIN_HANDS <= hands <= 100:
+        raise RefusedError(f"an online game has {MIN_HANDS} to 100 hands")
+    return hands
+
+
+def _open_table(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
+    number, _game = _offline_game(state, data)
+    _hands(data)
+    table_id = data.get("table_id")
+    if not isinstance(table_id, str):
+        raise RefusedError("the server writes the table's id into this entry")
+    state.tables[number - 1].online = table_id
+
+
 def _quit(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
     number = data.get("game")
     game = state.game(number)
@@ -324,6 +409,7 @@ _TYPES = {
     "add_player": _add_player,
     "start_game": _start_game,
     "hand": _hand,
+    OPEN_TABLE: _open_table,
     "quit": _quit,
     "rule_off": _rule_off,
     "sign": _sign,

@@ -24,6 +24,7 @@ __all__ = [
     "Hello",
     "ProtocolError",
     "Simple",
+    "bearer",
     "json_problem",
     "parse",
 ]
@@ -221,6 +222,13 @@ def error(code: str, reason: str, ident: str | int | None = None, **extra: Any) 
         out["id"] = ident
     out.update(extra)
     return out
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token an ``Authorization: Bearer <token>`` header carries, if any."""
+    if authorization and authorization[:7].lower() == "bearer ":
+        return authorization[7:].strip() or None
+    return None
 
 
 class Body(BaseModel):

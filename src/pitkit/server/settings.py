@@ -95,12 +95,18 @@ class TableSettings:
     """The bot that stands in for an absent player (None: the game's strongest bot)."""
     listed: bool = True
     """Whether the table appears in the public table list."""
+    event: str | None = None
+    """The event (tournament) whose game this table plays, if any: it feeds the
+    event its hands. Set by the server when an event opens the table, never by a client."""
 
     @staticmethod
-    def from_json(data: dict[str, Any] | None) -> TableSettings:
-        """Settings from JSON, checking types and ranges; ValueError names the problem."""
+    def from_json(data: dict[str, Any] | None, client: bool = False) -> TableSettings:
+        """Settings from JSON, checking types and ranges; ValueError names the problem.
+        `client`: given by a client, who may not tie a table to an event."""
         data = dict(data or {})
         known = {"bot_delay", "away_timeout", "standin", "listed"}
+        if not client:
+            known.add("event")
         unknown = set(data) - known
         if unknown:
             # repr: a name is the client's text, shown back escaped whatever it holds.
@@ -133,7 +139,10 @@ class TableSettings:
             raise ValueError("standin is a bot name")
         if not isinstance(listed, bool):
             raise ValueError("listed is true or false")
-        return TableSettings(delay, timeout, standin, listed)
+        event = data.get("event")
+        if event is not None and not isinstance(event, str):
+            raise ValueError("event is an event's id")
+        return TableSettings(delay, timeout, standin, listed, event)
 
     def to_json(self) -> dict[str, Any]:
         """These settings as JSON."""
@@ -142,6 +151,7 @@ class TableSettings:
             "away_timeout": self.away_timeout,
             "standin": self.standin,
             "listed": self.listed,
+            **({"event": self.event} if self.event is not None else {}),
         }
 
 

@@ -24,7 +24,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -216,6 +216,8 @@ class Table:
         self._recheck: asyncio.Task[None] | None = None
         self._verify = False
         """Set when a store failed: memory may be behind what the database holds."""
+        self.on_step: Callable[[Table], None] | None = None
+        """Told of every stored step and new match (an event's table feeds its event)."""
         if record.match is not None:
             self._adopt_match(rebuilt or rebuild(self.game, record))
 
@@ -557,6 +559,33 @@ class Table:
         self._schedule_bots()
         return token
 
+    async def give_seat(self, index: int, name: str) -> str:
+        """Seat a named player (an event's) in seat `index`, with a new token, which
+        is returned: the seat's old token stops working and its sockets are closed,
+        as when a player opens their seat on another device."""
+        async with self.lock:
+            if not 0 <= index < self.players:
+                raise ValueError(f"there is no seat {index}")
+            if self.status in ("closed", "expired"):
+                raise ValueError(f"the table is {self.status}")
+            token = new_token()
+            seat = self.seats[index]
+            new = SeatRecord(index, "player", None, name, hash_token(token))
+            await self.store.run(storage.save_seat(self.id, new))
+            seat.kind, seat.bot, seat.name, seat.token_hash = "player", None, name, new.token_hash
+            for conn in list(seat.conns):
+                conn.send(error("bad_token", "this seat was opened on another device"))
+                conn.close(4003)
+                seat.conns.discard(conn)
+            self._bots.pop(index, None)
+            self._broadcast_table()
+        self._schedule_bots()
+        return token
+
+    def _stepped(self) -> None:
+        if self.on_step is not None:
+            self.on_step(self)
+
     async def start(self) -> None:
         """Host: start now; the stand-in bot plays open seats until someone claims them."""
         async with self.lock:
@@ -600,6 +629,7 @@ class Table:
             self._watch_absence(seat)
         self._new_clock()
         self._new_bots()
+        self._stepped()
         self._signal()
         self._broadcast_table()
         self._broadcast_sync()
@@ -710,6 +740,7 @@ class Table:
                     self._recheck = asyncio.create_task(self._check_later())
                 raise ProtocolError("server_error") from None
             self.starts.append(before)
+            self._stepped()
             self.metrics.actions.labels(self.game.name).inc()
             self.touched = time.time()
             if self.clock is not None:

@@ -252,6 +252,7 @@ class ScoreSheet:
         self.disqualified: list[int] = []
         self.sitting_out: list[int] = []
         self.entries: list[Entry] = []
+        self.first_dealer = first_dealer  # the winner of the cut (C3)
         self.dealer = first_dealer
         self.seated: list[int] = list(range(players))
         self.hands_dealt = 0  # hands scored or voided, which count as deals

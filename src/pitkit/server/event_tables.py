@@ -1,0 +1,138 @@
+"""An event's games played online, at pitkit tables.
+
+The manager puts one of the event's games at a pitkit table (an
+``open_table`` entry, with ``bot_delay`` if the manager likes): the server
+opens an unlisted table for the game's players, tied to the event, and hands
+the manager its host token once. Each
+player takes their seat with their own event link (`seat`), which gives the
+seat a new token: nobody else, the host included, ever holds it. The table
+then feeds the event: after every stored step, the event's kind says which
+entries the match calls for (`Kind.sync`: a Pits hand's finishing order, a
+Pitch cut and pad lines), and they are entered as made by "the online table".
+Syncing compares the event with the match, so a hand missed (a restart, a
+race) is entered at the next step, and one entered twice is refused by the
+event like any other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from pitkit.server.events import (
+    OPEN_TABLE,
+    Actor,
+    Entry,
+    Events,
+    ForbiddenError,
+    Loaded,
+    RefusedError,
+)
+from pitkit.server.manager import Manager
+from pitkit.server.settings import TableSettings
+from pitkit.server.tables import Table
+
+__all__ = ["EventTables"]
+
+log = logging.getLogger("pitkit.server")
+
+
+class EventTables:
+    """Opens the events' online tables, seats their players, and feeds their hands back."""
+
+    def __init__(self, events: Events, manager: Manager) -> None:
+        self.events = events
+        self.manager = manager
+        manager.on_event_step = self.stepped
+        self._syncing: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+
+    async def open(
+        self, loaded: Loaded, actor: Actor, data: Mapping[str, Any]
+    ) -> tuple[Entry, Table, str]:
+        """Open a table for the game `data` names; returns the entry, the table and
+        its host token. RefusedError or ForbiddenError: no table stays open."""
+        if actor.role != "manager":
+            raise ForbiddenError("only the tournament manager may open a table")
+        loaded.kind.check(loaded.state, actor, OPEN_TABLE, data, False)
+        online = loaded.kind.online(loaded.state, data)
+        players = len(online.players)
+        try:
+            # The one table setting the manager chooses: how long bots (standing in
+            # for players away, or put in a seat by the host) wait before they act.
+            chosen = {key: data[key] for key in ("bot_delay",) if key in data}
+            settings = replace(TableSettings.from_json(chosen), listed=False, event=loaded.id)
+        except ValueError as exc:
+            raise RefusedError(str(exc)) from None
+        try:
+            table, host, _tokens = await self.manager.create(
+                online.game, players, online.rules, [None] * players, settings
+            )
+        except ValueError as exc:
+            raise RefusedError(str(exc)) from None
+        try:
+            entry, _link = await self.events.enter(
+                loaded, actor, OPEN_TABLE, data, decided={"table_id": table.id}
+            )
+        except BaseException:
+            await table.shut("the event did not take this table")
+            raise
+        return entry, table, host
+
+    async def seat(self, table: Table, token: str | None) -> tuple[int, str]:
+        """Seat the event player whose link `token` is at `table`; returns their seat
+        and its new token (ForbiddenError: not a player sitting there)."""
+        loaded = await self.events.get(table.settings.event or "")
+        if loaded is None:
+            raise ForbiddenError("this table plays no event's game")
+        actor = await self.events.actor(loaded, token)
+        if actor.role != "player" or actor.name is None:
+            raise ForbiddenError("only a player's own event link takes a seat here")
+        index = loaded.kind.seat_at(loaded.state, table.id, actor.name)
+        return index, await table.give_seat(index, actor.name)
+
+    def stepped(self, table: Table) -> None:
+        """A step was stored at an event's table: sync the event (one sync a table
+        at a time; steps during a sync call for one more)."""
+        running = self._syncing.get(table.id)
+        if running is not None and not running.done():
+            self._again.add(table.id)
+            return
+        self._syncing[table.id] = asyncio.create_task(self._sync(table))
+
+    async def _sync(self, table: Table) -> None:
+        try:
+            while True:
+                self._again.discard(table.id)
+                await self._sync_once(table)
+                if table.id not in self._again:
+                    return
+        except Exception:  # the table plays on; the next step syncs again
+            log.exception("table %s: could not feed its event", table.id)
+        finally:
+            self._syncing.pop(table.id, None)
+
+    async def _sync_once(self, table: Table) -> None:
+        loaded = await self.events.get(table.settings.event or "")
+        if loaded is None:
+            return
+        async with table.lock:  # the match as stored, never mid-step
+            match = table.match
+            entries = [] if match is None else loaded.kind.sync(loaded.state, table.id, match)
+        author = Actor("table", table.id)
+        for type, data in entries:
+            try:
+                await self.events.enter(loaded, author, type, data)
+            except (RefusedError, ForbiddenError) as exc:
+                # Entered already (another sync), or the event moved on (ruled off).
+                log.info("table %s: event %s did not take a %s: %s", table.id, loaded.id, type, exc)
+                return
+
+    async def close(self) -> None:
+        """Let the syncs under way finish (server shutdown)."""
+        tasks = [t for t in self._syncing.values() if not t.done()]
+        if tasks:
+            await asyncio.wait(tasks, timeout=5)
