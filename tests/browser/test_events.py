@@ -339,3 +339,54 @@ def test_a_pits_evening_through_the_pages(
         phone = browsers.open(url, PHONE)
         screenshot(phone, f"event-{name}-phone")
     screenshot(browsers.open(f"{ev.base}/e/{ev.id}/screen", PHONE), "event-screen-phone")
+
+
+def test_a_pits_game_online_from_the_desk_to_the_seat_and_back(
+    browsers: Browsers, server: ServerThread
+) -> None:
+    ev = Evening(server)
+    for name in PLAYERS[:5] + ["Hal", "Ivy", "Jo", "Kim", "Lou"]:
+        ev.tokens[name] = ev.enter(ev.manager, "add_player", name=name)["link"]["token"]
+    ev.enter(ev.manager, "start_game", players=PLAYERS[:5], table="Table A")
+    desk = browsers.open(ev.manager_url)
+
+    # The manager puts game 1 online from the desk; the table opens for its five.
+    click(desk, "open-table", "[data-game='1']")
+    watch = desk.locator("[data-game='1'] a[data-action=watch]")
+    expect(watch).to_be_visible()
+    table_id = ev.game(1)["online"]
+    assert table_id and watch.get_attribute("href") == f"/t/{table_id}#watch"
+    expect(desk.locator("[data-game='1'] button[data-action=open-hand]")).to_have_count(0)
+    # This browser keeps the host token: the table's page shows the host's buttons.
+    host = desk.context.new_page()
+    host.goto(f"{server.base}/t/{table_id}#watch")
+    expect(host.get_by_role("button", name=re.compile("Start"))).to_be_visible()
+    host.close()
+
+    # Ann takes her seat from her own page, on her phone.
+    ann = browsers.open(f"{server.base}/e/{ev.id}#token={ev.tokens['Ann']}", PHONE)
+    expect(ann.locator(".ev-seat")).to_contain_text("played online")
+    screenshot(ann, "event-online-player-phone")
+    click(ann, "take-seat")
+    ann.wait_for_url(re.compile(f"/t/{table_id}#token="))
+    expect(ann.locator("body")).to_contain_text("Ann")
+    seats = server.http.get(f"/api/tables/{table_id}").json()["seats"]
+    assert seats[0]["kind"] == "player" and seats[0]["name"] == "Ann"
+
+    # Game 2 goes online through the API with quick bots in every seat: its hands
+    # reach the desk by themselves, entered by "the online table".
+    second = ["Hal", "Ivy", "Jo", "Kim", "Lou"]
+    ev.enter(ev.manager, "start_game", players=second, table="Table B")
+    table = ev.enter(ev.manager, "open_table", game=2, bot_delay=0)["table"]
+    for seat in range(5):
+        response = server.http.put(
+            f"/api/tables/{table['id']}/seats/{seat}",
+            json={"bot": "random"},
+            headers={"Authorization": f"Bearer {table['host_token']}"},
+        )
+        assert response.status_code == 200, response.text
+    card = desk.locator(".game-card[data-game='2']")
+    expect(card).to_contain_text(re.compile(r"last, hand \d+:"), timeout=60_000)
+    expect(card).to_contain_text("played online")
+    expect(desk.locator(".ev-log")).to_contain_text("the online table")
+    screenshot(desk, "event-online-desk")

@@ -357,3 +357,27 @@ def test_a_pitch_tournament_through_the_pages(
         assert href is not None
         answer = server.http.get(href)
         assert answer.status_code == 200 and "text/csv" in answer.headers["content-type"]
+
+
+def test_a_pitch_table_online_from_the_desk_and_the_players_page(
+    browsers: Browsers, server: ServerThread
+) -> None:
+    ev = Tournament(server)
+    for name in ["Ann", "Bob", "Cat"]:
+        ev.tokens[name] = ev.enter(ev.manager, "add_player", name=name)["link"]["token"]
+    ev.enter(ev.manager, "add_judge", name="Jo Dee", initials="JD")
+    ev.enter(ev.manager, "seat_round", by="draw", seed=3, judges=["Jo Dee"])
+    desk = browsers.open(ev.manager_url)
+    card = desk.locator(".pitch-table[data-round='1'][data-table='1']")
+    expect(card.locator("form[data-form=cut]")).to_have_count(1)
+    click(desk, "open-table", ".pitch-table[data-round='1'][data-table='1']")
+    expect(card.locator("a[data-action=watch]")).to_be_visible()
+    # The table cuts for the deal itself: the desk no longer asks for the cut.
+    expect(card.locator("form[data-form=cut]")).to_have_count(0)
+    table_id = ev.table(1, 1)["online"]
+    first = ev.table(1, 1)["players"][0]
+    player = browsers.open(f"{server.base}/e/{ev.id}#token={ev.tokens[first]}", PHONE)
+    expect(player.locator(".ev-seat")).to_contain_text("plays online")
+    click(player, "take-seat")
+    player.wait_for_url(re.compile(f"/t/{table_id}#token="))
+    expect(player.locator("body")).to_contain_text(first)

@@ -8,6 +8,7 @@
 // every entry it draws the event from the server's answer.
 import {ApiError, api, errorText, h, morph, sentence} from './dom.js';
 import * as keep from './event/keep.js';
+import * as store from './store.js';
 
 /** @typedef {import('./event/contract.js').EventContext} EventContext */
 /** @typedef {import('./event/contract.js').EventData} EventData */
@@ -47,6 +48,7 @@ const ctx = {
   busy: false,
   links: {},
   enter,
+  seat,
   redraw: draw,
 };
 
@@ -118,7 +120,7 @@ async function enter(type, data, {corrects, where = 'main', done} = {}) {
   delete ctx.notes[where];
   draw();
   try {
-    /** @type {{entry: any, event: EventData, link?: import('./event/contract.js').Link | null}} */
+    /** @type {{entry: any, event: EventData, link?: import('./event/contract.js').Link | null, table?: {id: string, host_token: string} | null}} */
     const answer = await api(`/api/events/${encodeURIComponent(eventId)}/entries`, {
       method: 'POST', token, body: corrects ? {type, data, corrects} : {type, data},
     });
@@ -128,6 +130,9 @@ async function enter(type, data, {corrects, where = 'main', done} = {}) {
       const here = new URL(url.replace(/^https?:\/\/[^/]+/, ''), location.origin).href;
       keep.update(eventId, (r) => { r.made[name || ''] = here; });
     }
+    // A table opened for a game: this browser keeps its host token, as the lobby does,
+    // so the table's page shows the host's buttons (start now, bot a seat, close).
+    if (answer.table) store.updateTable(answer.table.id, {host: answer.table.host_token});
     ctx.notes[where] = {kind: 'info', text: done || 'Entered.'};
     accept(answer.event);
     return true;
@@ -136,6 +141,28 @@ async function enter(type, data, {corrects, where = 'main', done} = {}) {
     // The page may be behind (an entry made elsewhere): catch up, keeping the words.
     await refresh(true);
     return false;
+  } finally {
+    ctx.busy = false;
+    draw();
+  }
+}
+
+/**
+ * Go to the player's seat at an online table: the server gives the seat a new token
+ * for this player's link, and the table's page takes it from the address.
+ * @type {EventContext['seat']}
+ */
+async function seat(tableId, where) {
+  if (ctx.busy) return;
+  ctx.busy = true;
+  delete ctx.notes[where];
+  draw();
+  try {
+    /** @type {{url: string}} */
+    const answer = await api(`/api/tables/${encodeURIComponent(tableId)}/event-seat`, {method: 'POST', token});
+    location.assign(new URL(answer.url.replace(/^https?:\/\/[^/]+/, ''), location.origin).href);
+  } catch (e) {
+    ctx.notes[where] = {kind: 'error', text: `Refused: ${sentence(errorText(e))}`};
   } finally {
     ctx.busy = false;
     draw();

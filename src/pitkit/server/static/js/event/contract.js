@@ -12,7 +12,9 @@
 // shell patches the page with them (dom.js `morph`), so a redraw keeps the focus
 // and whatever is typed. A hook never changes the event: it calls `ctx.enter`,
 // and the server, the only authority, says yes (the page redraws from its answer)
-// or why not (in words, shown where the entry was made).
+// or why not (in words, shown where the entry was made). A game played online at a
+// pitkit table is opened by an `open_table` entry (the shell keeps the table's host
+// token for the manager); a player goes to their seat there with `ctx.seat`.
 
 /** Who holds the page's link: their role and, for a player or a judge, their name. @typedef {{role: string, name: string | null}} Me */
 
@@ -49,6 +51,7 @@
  *   busy: boolean,
  *   links: Record<string, string>,
  *   enter: (type: string, data: Record<string, unknown>, options?: {corrects?: number, where?: string, done?: string}) => Promise<boolean>,
+ *   seat: (tableId: string, where: string) => Promise<void>,
  *   redraw: () => void,
  * }} EventContext
  */

@@ -3,7 +3,7 @@
 // tournament column): the manager's desk, a judge's page, a player's page, the public
 // view, the big screen and the printable score pads. The pieces are in js/event/pitch/.
 import {capital, h, ordinal, plural} from '../dom.js';
-import {bind, button, clock, linkRow, names, note, panel} from './ui.js';
+import {bind, button, clock, linkRow, names, note, onlineDesk, onlineSeat, panel} from './ui.js';
 import {
   allStandings, judgeName, lastRound, lineWords, logTable, outcomeWords, registerTable, roundName,
   signed, standingsTable, suit, tableAt, tableCard, tableName, tableWords, tkey, view, whereIs,
@@ -171,15 +171,17 @@ function deskControls(ctx, t) {
     appeal: () => appealForm(ctx, t),
     misdeal: () => misdealForm(ctx, t, initials || null),
   };
-  const playing = inPlay(t);
+  const playing = inPlay(t) && !t.online;
   return h('div', {class: 'game-controls', 'data-key': `controls-${tkey(t)}`},
     assignForm(ctx, t),
-    t.cut === null ? cutForm(ctx, t) : null,
+    onlineDesk(ctx, t.online, {round: t.round, table: t.table}, `${tkey(t)}:online`, t.cut === null),
+    note(ctx, `${tkey(t)}:online`),
+    t.cut === null && !t.online ? cutForm(ctx, t) : null,
     pending.length ? h('div', {class: 'button-row left confirm-row'}, pending.map((p) => confirmButton(ctx, p, initials, true))) : null,
     t.appeal ? rulingBox(ctx, t.appeal, t, initials || null) : null,
     t.cut !== null && !t.outcome ? h('div', {class: 'button-row left'},
-      opener(ctx, t, 'pad', `Record line ${t.next_line}`, {disabled: !playing}),
-      opener(ctx, t, 'appeal', 'Appeal a misplay', {disabled: !playing}),
+      t.online ? null : opener(ctx, t, 'pad', `Record line ${t.next_line}`, {disabled: !playing}),
+      opener(ctx, t, 'appeal', 'Appeal a misplay', {disabled: !inPlay(t)}),
       opener(ctx, t, 'misdeal', 'A misdeal')) : null,
     open && forms[open] && t.cut !== null && !t.outcome ? forms[open]() : null,
     words);
@@ -249,7 +251,7 @@ function judge(ctx) {
   const r = lastRound(v);
   const tables = mine.tables.map((w) => tableAt(v, w));
   const others = r ? r.tables.filter((t) => t.judge !== me) : [];
-  const toCut = tables.filter((t) => t.cut === null);
+  const toCut = tables.filter((t) => t.cut === null && !t.online); // an online table cuts by itself
   const waiting = mine.pending.length + mine.appeals.length + toCut.length;
   /** @type {Child} */
   const line = !r ? 'Go-Round 1 is not seated yet: the manager will give you a table.'
@@ -309,6 +311,7 @@ function playerState(v, me) {
   /** @type {Child} */
   let now;
   if (t.outcome) now = 'The game is over: the judge initials the last lines.';
+  else if (t.online) now = `Your table plays online: the pad fills in by itself, and ${t.judge ? `judge ${t.judge}` : 'the judge'} initials each line.`;
   else if (t.cut === null) now = `The players cut for the deal; ${t.judge ? `judge ${t.judge}` : 'the judge'} enters who won it.`;
   else if (t.appeal) now = `An appeal is open (${t.appeal.offender}): play waits for the judge's ruling.`;
   else if (t.dealer === me) now = [h('strong', {}, 'You deal this hand.'), ` Once it is played, record it on the pad below and call ${t.judge ? `judge ${t.judge}` : 'the judge'} to initial it.`];
@@ -331,7 +334,7 @@ function playerControls(ctx, t, me) {
   const mineToFix = t.lines.filter((l) => l.pending && l.dealer === me);
   const fix = mineToFix.length ? mineToFix[mineToFix.length - 1] : null;
   return h('div', {class: 'game-controls', 'data-key': `controls-${tkey(t)}`},
-    t.dealer === me ? padForm(ctx, t) : null,
+    t.dealer === me && !t.online ? padForm(ctx, t) : null,
     h('div', {class: 'button-row left'},
       opener(ctx, t, 'appeal', 'Appeal a misplay…'),
       fix ? opener(ctx, t, 'fix', `Correct line ${fix.line}`) : null),
@@ -351,6 +354,7 @@ function player(ctx) {
       championPanel(v),
       panel('seat', 'Your seat',
         h('p', {class: 'big-line', 'data-key': 'state'}, words),
+        t && t.online && !t.outcome ? onlineSeat(ctx, t.online, `${tkey(t)}:seat`) : null,
         t ? tableCard(ctx, t, {me, padOpen: true, mine: true, controls: playerControls(ctx, t, me)}) : null),
       panel('me', 'Your tournament', mine.length
         ? h('ul', {class: 'my-games'}, mine.map(({r, l}) => h('li', {'data-round': r.round},

@@ -3,7 +3,7 @@
 // the manager's desk, a player's page, the public view, the big screen and the
 // printable score sheets. The pieces are in js/event/pits/.
 import {h, plural} from '../dom.js';
-import {button, clock, linkRow, names, note, panel, percent, rankText} from './ui.js';
+import {button, clock, linkRow, names, note, onlineDesk, onlineSeat, panel, percent, rankText} from './ui.js';
 import {
   changes, freePlayers, gameCard, gameName, handsPlayed, logTable, openGames, percentTable,
   pointsTable, seatOf, standings, status, unsigned, view,
@@ -58,8 +58,10 @@ function deskControls(ctx, g) {
     rule: () => ruleOffForm(ctx, g),
   };
   return h('div', {class: 'game-controls', 'data-key': `controls-${g.game}`},
+    onlineDesk(ctx, g.online, {game: g.game}, `g${g.game}:online`, !g.hands.length),
+    note(ctx, `g${g.game}:online`),
     h('div', {class: 'button-row left'},
-      opener(ctx, g, 'hand', `Enter hand ${g.hands.length + 1}`),
+      g.online ? null : opener(ctx, g, 'hand', `Enter hand ${g.hands.length + 1}`),
       opener(ctx, g, 'fix', 'Correct a hand', {disabled: !g.hands.length}),
       opener(ctx, g, 'quit', 'A player quits'),
       opener(ctx, g, 'rule', 'Rule off')),
@@ -198,9 +200,10 @@ function player(ctx) {
     const seatNo = g.seats.findIndex((s) => s[s.length - 1] === me) + 1;
     seat = [
       h('p', {class: 'big-line'}, 'You play at ', h('strong', {}, g.table), `, seat ${seatNo} (game ${g.game}). `,
-        scorer ? 'You keep the sheet: enter each hand below.' : `${g.scorer} keeps the sheet.`),
+        g.online ? '' : scorer ? 'You keep the sheet: enter each hand below.' : `${g.scorer} keeps the sheet.`),
+      g.online ? onlineSeat(ctx, g.online, `g${g.game}:seat`) : null,
       gameCard(ctx, g, {me, controls: h('div', {class: 'game-controls', 'data-key': `controls-${g.game}`},
-        scorer ? handForm(ctx, g) : null,
+        scorer && !g.online ? handForm(ctx, g) : null,
         h('div', {class: 'button-row left'},
           scorer ? opener(ctx, g, 'fix', 'Correct a hand', {disabled: !g.hands.length}) : null,
           scorer && g.complete ? opener(ctx, g, 'rule', 'Rule off the sheet') : null,

@@ -115,3 +115,39 @@ export function button(ctx, label, onclick, {primary = false, danger = false, di
   return h('button', {type: 'button', class: classes || null, disabled: ctx.busy || disabled, onclick,
     'data-action': action || null, title: title || null}, label);
 }
+
+/**
+ * The manager's view of a game's online table: a link to watch it (with the host's
+ * buttons, on the browser that opened it); or, while the game may still go online
+ * (`canOpen`), a button that opens a pitkit table for it (an `open_table` entry).
+ * @param {EventContext} ctx
+ * @param {string | null} tableId
+ * @param {Record<string, unknown>} data what names the game in the entry
+ * @param {string} where the key for the words after it
+ * @param {boolean} canOpen
+ */
+export function onlineDesk(ctx, tableId, data, where, canOpen) {
+  if (tableId) {
+    return h('p', {class: 'online-line', 'data-key': `online-${where}`},
+      h('span', {class: 'chip good'}, 'online'), ' Played at a pitkit table: its hands come in by themselves. ',
+      h('a', {href: `/t/${encodeURIComponent(tableId)}#watch`, target: '_blank', rel: 'noopener', 'data-action': 'watch'}, 'Watch the table'));
+  }
+  if (!canOpen) return null;
+  return h('div', {class: 'online-line', 'data-key': `online-${where}`},
+    button(ctx, 'Play it online', () => ctx.enter('open_table', data, {where, done: 'The table is open: each player takes their seat from their own page.'}),
+      {action: 'open-table', title: 'Open a pitkit table for these players; each takes their seat with their own link'}),
+    h('small', {class: 'note'}, ' or play with cards and enter each hand here.'));
+}
+
+/**
+ * A player's way to their seat at their game's online table.
+ * @param {EventContext} ctx
+ * @param {string} tableId
+ * @param {string} where the key for the words after it
+ */
+export function onlineSeat(ctx, tableId, where) {
+  return h('div', {class: 'online-line', 'data-key': `seat-${where}`},
+    h('p', {}, 'Your game is played online, at a pitkit table. Its hands go on the sheet by themselves.'),
+    button(ctx, 'Take your seat at the table', () => ctx.seat(tableId, where), {primary: true, action: 'take-seat'}),
+    note(ctx, where));
+}

@@ -29,10 +29,11 @@ import {clock, names} from '../ui.js';
 /**
  * A table of a Go-Round: its players in seat order (clockwise), its judge, the cut,
  * who deals and who plays the hand now, the scores and deals, its pad, an open
- * appeal, and once its game is over, the outcome and who goes on.
+ * appeal, and once its game is over, the outcome and who goes on. `online`: the pitkit
+ * table it is played at, which enters the cut and the pad's lines.
  * @typedef {{
  *   round: number, table: number, label: string, players: string[], judge: string | null,
- *   cut: number | null, dealer: string | null, seated: string[], sitting_out: string[],
+ *   online: string | null, cut: number | null, dealer: string | null, seated: string[], sitting_out: string[],
  *   scores: Record<string, number>, deals: Record<string, number>, misplays: Record<string, number>,
  *   disqualified: string[], next_line: number | null, lines: PadLine[], pending: number[],
  *   appeal: Appeal | null,
@@ -468,6 +469,7 @@ export function describeAll(log) {
           : `ruled appeal #${d.appeal} a misplay that cannot be corrected (highest bid ${d.highest_bid})`;
         break;
       case 'dismiss_appeal': text = `dismissed appeal #${d.appeal}: no misplay`; break;
+      case 'open_table': text = `put ${at(d)} at an online table`; break;
       case 'new_link': text = `gave ${d.name} a new link; the old one stopped working`; break;
       case 'void': text = 'struck the entry out'; break;
       default: text = e.type.replaceAll('_', ' ');

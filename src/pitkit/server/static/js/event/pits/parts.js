@@ -16,9 +16,10 @@ import {clock, names, percent, rankText} from '../ui.js';
 /**
  * One game: its number, table and scorer; its seats (each seat's occupants in order,
  * the last one sits there now) and who sits now; its hands and points; where its
- * sheet stands (ten hands, ruled off, signed by whom, signed by all).
+ * sheet stands (ten hands, ruled off, signed by whom, signed by all); `online`: the
+ * pitkit table it is played at, which enters its hands.
  * @typedef {{
- *   game: number, table: string, scorer: string, seats: string[][], at_table: string[],
+ *   game: number, table: string, scorer: string, online: string | null, seats: string[][], at_table: string[],
  *   hands: Hand[], points: Record<string, number>, complete: boolean, ruled_off: boolean,
  *   signatures: string[], confirmed: boolean,
  * }} Game
@@ -154,7 +155,7 @@ export function gameCard(ctx, g, {me = null, controls = null, open = false} = {}
   const rows = g.seats.map((seat, i) => {
     const sitter = seat[seat.length - 1];
     const notes = [];
-    if (sitter === g.scorer) notes.push(h('span', {class: 'chip'}, 'scorer'));
+    if (sitter === g.scorer && !g.online) notes.push(h('span', {class: 'chip'}, 'scorer'));
     if (!g.ruled_off && sitter === dealer) notes.push(h('span', {class: 'chip dealer'}, 'deals next'));
     if (g.ruled_off) {
       notes.push(g.signatures.includes(sitter)
@@ -180,7 +181,7 @@ export function gameCard(ctx, g, {me = null, controls = null, open = false} = {}
         left.map((p) => h('tr', {class: 'left-table'}, h('td', {}), h('th', {scope: 'row'}, p, h('small', {}, 'left (frozen)')),
           h('td', {class: 'num'}, g.points[p] ?? 0))))),
     h('p', {class: 'game-meta'},
-      `${plural(g.hands.length, 'hand')} of ${v.rules.hands_a_game} · ${g.scorer} keeps the sheet`,
+      `${plural(g.hands.length, 'hand')} of ${v.rules.hands_a_game} · ${g.online ? 'played online' : `${g.scorer} keeps the sheet`}`,
       last ? h('span', {class: 'last-hand'}, ` · last, hand ${last.hand}: ${orderText(last.order)}`) : null),
     g.ruled_off && unsigned(g).length ? h('p', {class: 'game-meta warn'}, `To sign: ${names(unsigned(g))}.`) : null,
     g.hands.length ? h('details', {class: 'hands', open: open || null, 'data-key': `hands-${g.game}`},
@@ -272,8 +273,10 @@ export function describeAll(log) {
         break;
       case 'hand': text = `hand ${d.hand} of game ${d.game}: ${orderText(d.order || [])}`; break;
       case 'quit': text = `${d.player} quit game ${d.game}${d.replacement ? `; ${d.replacement} took the seat` : ''}`; break;
+      case 'open_table': text = `put game ${d.game} at an online table`; break;
       case 'rule_off': text = `ruled off the sheet of game ${d.game}`; break;
       case 'sign': text = e.role === 'player' && e.author === d.player ? `signed the sheet of game ${d.game}` : `signed the sheet of game ${d.game} for ${d.player}`; break;
+      case 'new_link': text = `gave ${d.name} a new link; the old one stopped working`; break;
       case 'void': text = 'struck the entry out'; break;
       default: text = e.type.replaceAll('_', ' ');
     }
