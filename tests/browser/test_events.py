@@ -345,7 +345,7 @@ def test_a_pits_game_online_from_the_desk_to_the_seat_and_back(
     browsers: Browsers, server: ServerThread
 ) -> None:
     ev = Evening(server)
-    for name in PLAYERS[:5] + ["Hal", "Ivy", "Jo", "Kim", "Lou"]:
+    for name in [*PLAYERS[:5], "Hal", "Ivy", "Jo", "Kim", "Lou"]:
         ev.tokens[name] = ev.enter(ev.manager, "add_player", name=name)["link"]["token"]
     ev.enter(ev.manager, "start_game", players=PLAYERS[:5], table="Table A")
     desk = browsers.open(ev.manager_url)

@@ -343,14 +343,14 @@ def _signed(state: PitchEvent, actor: Actor, data: Mapping[str, Any], needed: bo
         return mine
     if given is None:
         if needed:
-            raise RefusedError("give the initials that confirm the hand (topic 35)")
+            raise RefusedError("give the initials that confirm the hand")
         return None
     return _initials(given)
 
 
 def _sheet(state: PitchEvent, table: Table) -> ScoreSheet:
     if table.sheet is None:
-        raise RefusedError(f"the players at {table.label} cut for the deal first (C3)")
+        raise RefusedError(f"the players at {table.label} cut for the deal first")
     return table.sheet
 
 
@@ -373,7 +373,7 @@ def _sizes(players: int, tables: int | None) -> list[int]:
         seated = sizes[-1] if sizes[-1] < MIN_SEATS else sizes[0]
         raise RefusedError(
             f"{players} players at {count} table{'s' if count > 1 else ''} would seat {seated} "
-            f"at a table: tournament tables seat {MIN_SEATS} to {MAX_SEATS} players (C1)"
+            f"at a table: tournament tables seat {MIN_SEATS} to {MAX_SEATS} players"
         )
     return sizes
 
@@ -505,7 +505,7 @@ def _seatable(state: PitchEvent, name: str, eligible: Sequence[str], number: int
     if dq is not None:
         raise RefusedError(
             f"{name} was disqualified in Go-Round {dq['round']} (entry #{dq['entry']}, two "
-            "misplays in one Go-Round, topic 38) and cannot be seated again"
+            "misplays in one Go-Round) and cannot be seated again"
         )
     if name not in eligible:
         raise RefusedError(f"{name} did not advance from Go-Round {number - 1}")
@@ -526,7 +526,7 @@ def _stored(
         raise RefusedError("the seating does not seat the Go-Round's players once each")
     for names in stored:
         if not MIN_SEATS <= len(names) <= MAX_SEATS:
-            raise RefusedError(f"tournament tables seat {MIN_SEATS} to {MAX_SEATS} players (C1)")
+            raise RefusedError(f"tournament tables seat {MIN_SEATS} to {MAX_SEATS} players")
     return [list(t) for t in stored]
 
 
@@ -583,7 +583,7 @@ def _hand(state: PitchEvent, entry: Entry) -> None:
             continue
         seat = table.seat(name)
         if seat not in sheet.seated:
-            why = "disqualified" if seat in sheet.disqualified else "sitting out (C11)"
+            why = "disqualified" if seat in sheet.disqualified else "sitting out"
             raise RefusedError(f"{name} does not play this hand: {why}")
         seats[key] = seat
     pitcher, high, low = seats["pitcher"], seats["high"], seats["low"]
@@ -645,7 +645,7 @@ def _misdeal(state: PitchEvent, entry: Entry) -> None:
     sheet = _sheet(state, table)
     found = data.get("found")
     if found not in FOUND:
-        raise RefusedError(f"a misdeal is found {', '.join(FOUND)}, not {found!r} (topic 11)")
+        raise RefusedError(f"a misdeal is found {', '.join(FOUND)}, not {found!r}")
     before = len(sheet.entries)
     sheet.rule(Misdeal(found, _signed(state, entry.actor, data, needed=False)))
     _record(table, before, entry.seq)
@@ -690,14 +690,14 @@ def _rule_misplay(state: PitchEvent, entry: Entry) -> None:
     sheet = _sheet(state, table)
     correctable = data.get("correctable")
     if not isinstance(correctable, bool):
-        raise RefusedError("say whether the misplay is correctable: true or false (topic 37)")
+        raise RefusedError("say whether the misplay is correctable: true or false")
     highest: int | None = None
     if not correctable:
         value = data.get("highest_bid")
         if not isinstance(value, int) or isinstance(value, bool) or not MIN_BID <= value <= MAX_BID:
             raise RefusedError(
                 f"give the highest bid made in the misplayed hand, {MIN_BID} to {MAX_BID}: "
-                "the offender loses it (C11)"
+                "the offender loses it"
             )
         highest = value
     initials = _signed(state, entry.actor, data, needed=False)
@@ -809,7 +809,7 @@ class PitchTournament:
         if not 1 <= advance <= MAX_SEATS - 1:
             raise RefusedError(
                 f"advance is 1 to {MAX_SEATS - 1}: tables seat {MIN_SEATS} to {MAX_SEATS} "
-                "players (C1), and each table eliminates at least one"
+                "players, and each table eliminates at least one"
             )
         return {"advance": advance}
 
@@ -856,9 +856,7 @@ class PitchTournament:
         what = _WORDS[type]
         if actor.role == "judge":
             if type == "hand" and not correcting:
-                raise ForbiddenError(
-                    "the dealer records each hand (topic 35); the judge confirms it"
-                )
+                raise ForbiddenError("the dealer records each hand; the judge confirms it")
             if table.judge != actor.name:
                 judge = f"judge {table.judge}" if table.judge else "no judge yet"
                 raise ForbiddenError(
@@ -871,7 +869,7 @@ class PitchTournament:
         if actor.name not in table.players:
             raise ForbiddenError(f"{actor.name} does not play at {table.label}")
         if actor.name in state.disqualified:
-            raise ForbiddenError(f"{actor.name} is disqualified (topic 38)")
+            raise ForbiddenError(f"{actor.name} is disqualified")
         if type == "appeal":
             return
         if type == "hand":
@@ -907,7 +905,7 @@ class PitchTournament:
         if name not in table.players:
             raise ForbiddenError(f"{name} does not play at {table.label}")
         if name in state.disqualified:
-            raise ForbiddenError(f"{name} is disqualified (topic 38)")
+            raise ForbiddenError(f"{name} is disqualified")
         return table.players.index(name)
 
     def sync(

@@ -205,7 +205,7 @@ function desk(ctx) {
         h('div', {class: 'game-grid'}, r.tables.map((t) => tableCard(ctx, t, {controls: deskControls(ctx, t)})))) : null,
       canSeat ? panel('seating', r ? `Seat Go-Round ${r.round + 1}` : 'Seat Go-Round 1', seatForm(ctx)) : null,
       panel('register', `Misplay register (${v.register.length})`,
-        h('p', {class: 'note'}, 'Every misplay the judges rule, kept for the whole tournament (topic 37). Two in one Go-Round disqualify (topic 38).'),
+        h('p', {class: 'note'}, 'Every misplay the judges rule, kept for the whole tournament. Two in one Go-Round disqualify.'),
         registerTable(v)),
       panel('rounds', 'Go-Rounds: who goes on', roundsList(v)),
       panel('log', 'Entry log', h('p', {class: 'note'}, 'Every entry, newest first: who made it, when. A correction replaces an entry and keeps it.'), logTable(ctx))),
@@ -290,7 +290,7 @@ function playerState(v, me) {
   const dq = v.disqualified.find((d) => d.player === me);
   if (v.champion === me) return {words: [h('strong', {}, 'You are the champion!'), ' You won the final table. Congratulations.'], t: null};
   if (dq) {
-    return {words: [h('strong', {}, 'You are disqualified'), `: two misplays in Go-Round ${dq.round} (table ${dq.table}, entry #${dq.entry}; topic 38). You take no further part.`], t: null};
+    return {words: [h('strong', {}, 'You are disqualified'), `: two misplays in Go-Round ${dq.round} (table ${dq.table}, entry #${dq.entry}). You take no further part.`], t: null};
   }
   if (!r) return {words: 'Go-Round 1 is not seated yet: the manager will give you a table.', t: null};
   const t = r.tables.find((x) => x.players.includes(me)) || null;
@@ -433,7 +433,7 @@ function padSheet(ctx, t) {
   return h('article', {class: 'sheet pad-sheet', 'data-round': t.round, 'data-table': t.table},
     h('header', {class: 'sheet-head'},
       h('h2', {}, tableName(v, t)),
-      h('p', {}, `${ctx.event.name} · ${ctx.event.title} · score pad (topic 35)`),
+      h('p', {}, `${ctx.event.name} · ${ctx.event.title} · score pad`),
       h('p', {}, `Judge: ${judgeName(v, t.judge)} · players clockwise from seat 1: ${t.players.join(', ')}`,
         firstDealer ? ` · ${firstDealer} won the cut and dealt first` : ' · not cut for the deal yet')),
     h('table', {class: 'sheet-grid pad-grid'},

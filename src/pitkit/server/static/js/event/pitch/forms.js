@@ -218,7 +218,7 @@ export function cutForm(ctx, t) {
   };
   return h('form', {class: 'entry-form', 'data-key': key, 'data-form': 'cut', 'data-round': t.round, 'data-table': t.table},
     h('h4', {}, 'Cut for the deal'),
-    h('p', {class: 'note'}, 'Each player cuts the deck; the high card deals first (topic 6). Who won the cut?'),
+    h('p', {class: 'note'}, 'Each player cuts the deck; the high card deals first. Who won the cut?'),
     h('div', {class: 'form-row'},
       h('label', {for: idOf(`${key}:dealer`)}, 'Deals first'),
       bind(ctx, `${key}:dealer`, h('select', {id: idOf(`${key}:dealer`)}, h('option', {value: ''}, '—'), t.players.map((p) => h('option', {value: p}, p)))),
@@ -332,7 +332,7 @@ export function confirmButton(ctx, p, initials, given) {
   if (given) data.initials = initials;
   const b = button(ctx, initials ? `Initial line ${p.line} · ${initials}` : `Initial line ${p.line}`, () => {
     ctx.enter('confirm', data, {where, done: `Line ${p.line} is initialled ${initials}.`});
-  }, {primary: true, action: 'confirm', disabled: !initials, title: initials ? `Confirm line ${p.line} with the initials ${initials} (topic 35)` : 'Type your initials first'});
+  }, {primary: true, action: 'confirm', disabled: !initials, title: initials ? `Confirm line ${p.line} with the initials ${initials}` : 'Type your initials first'});
   b.dataset.line = String(p.line);
   return b;
 }
@@ -363,7 +363,7 @@ export function rulingBox(ctx, a, t, initials = null) {
   return h('div', {class: 'ruling-box', 'data-key': `appeal-${a.appeal}`, 'data-appeal': a.appeal, 'data-round': a.round, 'data-table': a.table},
     h('p', {class: 'ruling-what'}, h('strong', {}, `Appeal #${a.appeal}`), ` at ${tableWords(view(ctx), t)}: ${a.by} says `, h('strong', {}, a.offender), ' misplayed',
       a.note ? ` (“${a.note}”)` : '', '.'),
-    out ? h('p', {class: 'ev-note error'}, `This would be ${a.offender}'s ${ordinal(earlier + 1)} misplay in Go-Round ${t.round}: either misplay ruling disqualifies ${a.offender} (topic 38).`)
+    out ? h('p', {class: 'ev-note error'}, `This would be ${a.offender}'s ${ordinal(earlier + 1)} misplay in Go-Round ${t.round}: either misplay ruling disqualifies ${a.offender}.`)
       : earlier ? null : h('p', {class: 'note'}, `${a.offender} has no misplay in this Go-Round yet. Rule it correctable if the cards can be replayed as they should have been.`),
     h('div', {class: 'ruling-buttons'},
       button(ctx, 'Correctable: replay the cards', () => rule(true), {primary: true, action: 'rule-correctable'}),

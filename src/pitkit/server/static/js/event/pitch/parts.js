@@ -381,7 +381,7 @@ export function registerTable(v) {
         h('td', {class: 'judge'}, m.judge.replace(/^judge /, ''), m.initials ? h('small', {}, ` (${m.initials})`) : null),
         h('td', {class: 'num entry'}, `#${m.entry}`)))))),
     h('p', {class: 'dq-line', 'data-key': 'dq'}, v.disqualified.length
-      ? ['Disqualified (two misplays in one Go-Round, topic 38): ',
+      ? ['Disqualified (two misplays in one Go-Round): ',
         v.disqualified.map((d, i) => [i ? '; ' : '', h('strong', {class: 'dq-name'}, d.player), ` in Go-Round ${d.round}, table ${d.table} (entry #${d.entry})`]), '.']
       : 'Nobody is disqualified.'),
   ];
