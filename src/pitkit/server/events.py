@@ -163,6 +163,11 @@ class Kind(Protocol):
         """Raise ForbiddenError if `actor` may not make this entry now (`correcting`:
         in place of an earlier one), RefusedError if nobody may."""
 
+    def decide(self, state: Any, type: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        """What the server decides for a checked entry before it is made (a draw's
+        seating), added to its data so that the log holds it and a replay reads it
+        back; RefusedError if it cannot be decided."""
+
     def apply(self, state: Any, entry: Entry) -> None:
         """Apply one entry (RefusedError if the state does not allow it; then the
         state may be half-changed: the caller replays onto a fresh one)."""
@@ -348,7 +353,8 @@ class Events:
     ) -> tuple[Entry, str | None]:
         """Append an entry by `actor`; returns it, and the token of the link it made
         (adding a player or a judge), if any. `decided`: what the server decided
-        (a table's id), added to the data once it is checked. RefusedError or
+        (a table's id), added to the data once it is checked, beside what the kind
+        decides (`Kind.decide`). RefusedError or
         ForbiddenError: nothing changed."""
         async with loaded.lock:
             for _attempt in range(5):
@@ -402,6 +408,8 @@ class Events:
                 kind.check(loaded.state, actor, type, data, True)
         else:
             kind.check(loaded.state, actor, type, data, False)
+        if corrects is None:
+            decided = {**kind.decide(loaded.state, type, data), **decided}
         data = {**data, **decided}
         entry = Entry(seq, time.time(), actor.role, actor.name, type, data, corrects)
         try:

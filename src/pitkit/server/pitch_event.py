@@ -25,6 +25,9 @@ and number (``round``, ``table``, from 1). The entries:
   ``tables`` says) and writes ``seating`` (and the draw's ``seed``) into the
   entry, so a replay reads the seating and never draws.
 - ``assign_judge`` {round, table, judge}: the manager.
+- ``open_table`` {round, table, bot_delay?}: the manager, before the cut: the
+  table is played online (`event_tables.py`), and that pitkit table enters its
+  cut and its hands (role "table").
 - ``cut`` {round, table, dealer}: the table's judge, the winner of the cut (C3).
 - ``hand`` {round, table, line, bid, pitcher, trump, high, low, jack, game}:
   the hand's dealer; ``jack`` null when not dealt, ``game`` null for a tie.
@@ -378,15 +381,6 @@ def _sizes(players: int, tables: int | None) -> list[int]:
     return sizes
 
 
-def _store(entry: Entry, **values: Any) -> None:
-    """Write what the server decided (a draw's seating and seed) into the entry's
-    data: the log stores the entry as it is after its first apply, so a replay
-    reads the seating back and never draws again."""
-    if not isinstance(entry.data, dict):
-        raise RefusedError("this entry cannot record its seating")
-    entry.data.update(values)
-
-
 # -- the entries -----------------------------------------------------------------------
 
 
@@ -432,8 +426,10 @@ def _judges(state: PitchEvent, data: Mapping[str, Any], tables: int) -> list[str
     return out + [None] * (tables - len(out))
 
 
-def _seat_round(state: PitchEvent, entry: Entry) -> None:
-    data = entry.data
+def _seating(state: PitchEvent, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The next Go-Round's seating (and a draw's seed), decided by the server before
+    the ``seat_round`` entry is made, so that the log holds it and a replay never
+    draws again; RefusedError if the Go-Round cannot be seated so."""
     number = len(state.rounds) + 1
     if state.rounds:
         last = state.rounds[-1]
@@ -473,29 +469,34 @@ def _seat_round(state: PitchEvent, entry: Entry) -> None:
         raise RefusedError("a draw's seed is a whole number")
     if seed is not None and by == "standing":
         raise RefusedError("a seed is for a draw: seating by standing draws nothing")
-    stored = data.get("seating")
-    if stored is not None:
-        seating = _stored(state, stored, players, eligible, number)
+    if by == "draw":
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        order = list(players)
+        random.Random(seed).shuffle(order)
+        seating, start = [], 0
+        for size in sizes:
+            seating.append(order[start : start + size])
+            start += size
     else:
-        if by == "draw":
-            if seed is None:
-                seed = secrets.randbelow(2**31)
-            order = list(players)
-            random.Random(seed).shuffle(order)
-            seating, start = [], 0
-            for size in sizes:
-                seating.append(order[start : start + size])
-                start += size
-        else:
-            # By standing: dealt round the tables, so the best are spread out.
-            seating = [players[j :: len(sizes)] for j in range(len(sizes))]
-        _store(entry, seating=seating, seed=seed)
+        # By standing: dealt round the tables, so the best are spread out.
+        seating = [players[j :: len(sizes)] for j in range(len(sizes))]
+    _judges(state, data, len(seating))
+    return {"seating": seating, "seed": seed}
+
+
+def _seat_round(state: PitchEvent, entry: Entry) -> None:
+    data = entry.data
+    number = len(state.rounds) + 1
+    eligible = state.eligible()
+    seating = _stored(state, data.get("seating"), eligible, number)
     judges = _judges(state, data, len(seating))
     tables = [
         Table(number, n, list(names), judge)
         for n, (names, judge) in enumerate(zip(seating, judges, strict=True), 1)
     ]
-    state.rounds.append(Round(number, str(by), seed, entry.seq, tables))
+    seed = data.get("seed") if isinstance(data.get("seed"), int) else None
+    state.rounds.append(Round(number, str(data.get("by")), seed, entry.seq, tables))
 
 
 def _seatable(state: PitchEvent, name: str, eligible: Sequence[str], number: int) -> None:
@@ -512,9 +513,9 @@ def _seatable(state: PitchEvent, name: str, eligible: Sequence[str], number: int
 
 
 def _stored(
-    state: PitchEvent, stored: Any, players: Sequence[str], eligible: Sequence[str], number: int
+    state: PitchEvent, stored: Any, eligible: Sequence[str], number: int
 ) -> list[list[str]]:
-    """A seating read back from the log, checked as the draw made it."""
+    """A seating read back from the log (as `_seating` decided it), checked again."""
     if not isinstance(stored, list) or not all(
         isinstance(t, list) and all(isinstance(p, str) for p in t) for t in stored
     ):
@@ -522,8 +523,8 @@ def _stored(
     flat = [p for t in stored for p in t]
     for name in flat:
         _seatable(state, name, eligible, number)
-    if sorted(flat) != sorted(players):
-        raise RefusedError("the seating does not seat the Go-Round's players once each")
+    if len(set(flat)) != len(flat):
+        raise RefusedError("the seating seats a player twice")
     for names in stored:
         if not MIN_SEATS <= len(names) <= MAX_SEATS:
             raise RefusedError(f"tournament tables seat {MIN_SEATS} to {MAX_SEATS} players")
@@ -881,6 +882,10 @@ class PitchTournament:
                 )
             return
         raise ForbiddenError(f"only the judge of {table.label} or the manager may {what}")
+
+    def decide(self, state: PitchEvent, type: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A Go-Round's seating, drawn (with its seed) or by standing."""
+        return _seating(state, data) if type == "seat_round" else {}
 
     def apply(self, state: PitchEvent, entry: Entry) -> None:
         """Apply one entry (RefusedError: the rules do not allow it)."""

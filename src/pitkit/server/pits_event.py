@@ -9,6 +9,9 @@ is ruled off and signed by every player at the table, each from their own
 link or through the manager. The standings count every game: points, and the
 percentage 100 x points / (2 x hands) over every hand of every game a player
 took part in; the percentage prize needs 4 games of at least 10 hands.
+A game may instead be played online (``open_table`` {game, hands?, bot_delay?},
+by the manager before its first hand; `event_tables.py`): its pitkit table then
+enters each hand's finishing order (role "table"), and nobody else does.
 The rules themselves are `pitkit.games.pits.sheet`; this module says who may
 enter what.
 """
@@ -150,6 +153,10 @@ class PitsTournament:
                 )
         elif data.get("player") != actor.name:
             raise ForbiddenError("a player may only quit or sign for themselves")
+
+    def decide(self, state: PitsEvent, type: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Nothing: every Pits entry says all it means."""
+        return {}
 
     def apply(self, state: PitsEvent, entry: Entry) -> None:
         """Apply one entry (RefusedError: the sheet does not allow it)."""
