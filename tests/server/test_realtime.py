@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import time
 
+from pitkit import play
 from pitkit.server.client import TableClient
+from pitkit.server.settings import NORMAL_BOT_DELAY
 from tests.server.conftest import ServerThread, run
 
 SORTING = 2
@@ -54,3 +56,23 @@ def test_nobody_opens_the_pit_during_the_sorting_period(server: ServerThread) ->
         if len(dealt_by) == 2:
             return
     raise AssertionError(f"in twelve tables only a {dealt_by.pop()} dealt")
+
+
+def test_the_tables_bot_speed_paces_real_time_bots(server: ServerThread) -> None:
+    """Bot speed works in Pit: each bot's own think times, scaled by the table's
+    bot delay over the usual one (the lobby's "slow", 2.5 s, about four times slower)."""
+    for delay in (0.25, NORMAL_BOT_DELAY, 2.5):
+        created = server.create(
+            game="pit",
+            players=3,
+            seats=["sensible"] * 3,
+            rules={"hand_limit": 1},
+            settings={"bot_delay": delay},
+        )
+        table = server.app.state.manager.tables[created["table"]["id"]]
+        bot = table._bots[0]
+        low, high = play.think_range(bot)
+        scale = delay / NORMAL_BOT_DELAY
+        thought = [table._think(bot) for _ in range(200)]
+        assert low * scale <= min(thought) and max(thought) <= high * scale
+        assert max(thought) > (low + (high - low) * 0.9) * scale  # the whole range, scaled

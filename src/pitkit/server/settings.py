@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Bucket", "Limits", "TableSettings", "database_url"]
+__all__ = ["NORMAL_BOT_DELAY", "Bucket", "Limits", "TableSettings", "database_url"]
 
 
 @dataclass(frozen=True)
@@ -83,12 +83,18 @@ class Limits:
     """HTTP requests one address may make at once before the rate applies."""
 
 
+NORMAL_BOT_DELAY = 0.6
+"""The usual bot delay (seconds): the pace at which real-time bots think as they would."""
+
+
 @dataclass(frozen=True)
 class TableSettings:
     """How a table runs, chosen when it is created (`settings` in the API)."""
 
-    bot_delay: float = 0.6
-    """Seconds a bot waits before acting, so that people can follow the play."""
+    bot_delay: float = NORMAL_BOT_DELAY
+    """Seconds a bot waits before acting, so that people can follow the play. In
+    real time (Pit) each bot's own think times, scaled by `bot_delay` /
+    `NORMAL_BOT_DELAY`: the table's bot speed paces the trading too."""
     away_timeout: float = 60.0
     """Seconds after a player's last connection closes before a bot stands in (0: never)."""
     standin: str | None = None

@@ -40,7 +40,7 @@ from pitkit.core.rules import RuleSet
 from pitkit.server import storage
 from pitkit.server.metrics import Metrics
 from pitkit.server.protocol import ProtocolError, error
-from pitkit.server.settings import Bucket, Limits, TableSettings
+from pitkit.server.settings import NORMAL_BOT_DELAY, Bucket, Limits, TableSettings
 from pitkit.server.storage import SeatRecord, Store, TableRecord
 from pitkit.server.thinking import Thinker
 
@@ -873,15 +873,16 @@ class Table:
                 self._bot_tasks[index] = asyncio.create_task(self._bot_turns(index))
 
     def _think(self, bot: Bot) -> float:
-        """How long a bot waits before acting: in real time its own think time
-        (`play.think_range`), else the table's bot delay (a delay of 0 makes
-        every bot instant, for tests)."""
-        if not self.settings.bot_delay:
+        """How long a bot waits before acting: the table's bot delay, or in real time
+        the bot's own think time (`play.think_range`) scaled by the table's speed
+        (`NORMAL_BOT_DELAY`); a delay of 0 makes every bot instant, for tests."""
+        delay = self.settings.bot_delay
+        if not delay:
             return 0.0
         if self.game.realtime:
             low, high = play.think_range(bot)
-            return random.uniform(low, high)
-        return self.settings.bot_delay * random.uniform(0.7, 1.3)
+            return random.uniform(low, high) * delay / NORMAL_BOT_DELAY
+        return delay * random.uniform(0.7, 1.3)
 
     async def _bot_turns(self, index: int) -> None:
         """Play a bot's seat for as long as it may act: think, decide, act."""
