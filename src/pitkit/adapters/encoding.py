@@ -1,0 +1,178 @@
+"""Fixed-size encodings of what one seat sees, and of its moves, for learning.
+
+An `Encoding` is made for one game and a number of seats. It turns a match
+into an observation (a float32 vector, built only from facts the seat may
+see: its own cards, the public places of cards, counts and scores shown to
+the table) and numbers every move the seat could make with an id below
+`actions`. Ids are stable: each game's module lays them out once, in
+`moves`, and docs/adapters.md tables them.
+
+Seats in an observation are relative: slot 0 is the observing seat, slot 1
+the seat to its left, and so on, padded to the game's largest table, so a
+policy learned in one seat plays in any seat.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from pitkit.core.actions import Action
+from pitkit.core.match import Match
+
+__all__ = ["Encoding", "Observation", "Row", "Segment", "Table", "ranks_reward"]
+
+Observation = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+
+
+class Segment(NamedTuple):
+    """A named run of an observation's entries, or of the action ids."""
+
+    name: str
+    size: int
+    doc: str
+
+
+class Table(NamedTuple):
+    """Segments laid end to end: where each one starts, and the total size."""
+
+    segments: tuple[Segment, ...]
+
+    @property
+    def size(self) -> int:
+        """The number of entries (or ids) in all."""
+        return sum(s.size for s in self.segments)
+
+    def start(self, name: str) -> int:
+        """Where segment `name` starts."""
+        at = 0
+        for segment in self.segments:
+            if segment.name == name:
+                return at
+            at += segment.size
+        raise KeyError(name)
+
+
+class Row:
+    """An observation being written, segment by segment in the layout's order
+    (each `put` names its segment, so a layout and its writer cannot drift apart)."""
+
+    def __init__(self, layout: Table) -> None:
+        self.data = np.zeros(layout.size, dtype=np.float32)
+        self._segments = iter(layout.segments)
+        self._at = 0
+
+    def _next(self, name: str) -> tuple[int, int]:
+        segment = next(self._segments)
+        if segment.name != name:
+            raise AssertionError(f"wrote {name!r} where the layout has {segment.name!r}")
+        start = self._at
+        self._at += segment.size
+        return start, segment.size
+
+    def bits(self, name: str, indexes: Iterable[int]) -> None:
+        """Set the entries at `indexes` (cards as ints, seats...) to 1."""
+        start, size = self._next(name)
+        for i in indexes:
+            if not 0 <= i < size:
+                raise AssertionError(f"{name}: index {i} outside 0-{size - 1}")
+            self.data[start + i] = 1.0
+
+    def one_hot(self, name: str, index: int | None) -> None:
+        """A one-hot entry (None: all zeros)."""
+        self.bits(name, () if index is None else (index,))
+
+    def values(self, name: str, values: Sequence[float]) -> None:
+        """Numbers, as they are (callers scale them to about 0-1)."""
+        start, size = self._next(name)
+        if len(values) > size:
+            raise AssertionError(f"{name}: {len(values)} values for {size} entries")
+        self.data[start : start + len(values)] = values
+
+    def done(self) -> Observation:
+        """The finished observation; every segment must have been written."""
+        if next(self._segments, None) is not None:
+            raise AssertionError("an observation's layout was not written to the end")
+        return self.data
+
+
+def ranks_reward(ranks: Sequence[int]) -> list[float]:
+    """Each seat's reward from its place: +1 for first, -1 for last, evenly
+    between (shared places share the reward). The same scale in every game."""
+    n = len(ranks)
+    if n < 2:
+        return [0.0] * n
+    return [1.0 - 2.0 * (rank - 1) / (n - 1) for rank in ranks]
+
+
+class Encoding(ABC):
+    """One game's observations and action ids, for a table of `players` seats."""
+
+    game: ClassVar[str]
+    """The registry name of the game."""
+    env_name: ClassVar[str]
+    """The environment's name, e.g. ``pitkit/ace_pit-v0``."""
+    max_players: ClassVar[int]
+    """The largest table: observations are padded to it."""
+    short: ClassVar[Mapping[str, Any]]
+    """Rule options for a short match (tests, quick runs): one hand."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.features = Table(self.layout())
+        self.moves = Table(self.action_layout())
+
+    @property
+    def size(self) -> int:
+        """The length of an observation."""
+        return self.features.size
+
+    @property
+    def actions(self) -> int:
+        """The number of action ids."""
+        return self.moves.size
+
+    @abstractmethod
+    def layout(self) -> tuple[Segment, ...]:
+        """The observation's segments, in order."""
+
+    @abstractmethod
+    def action_layout(self) -> tuple[Segment, ...]:
+        """The action ids' segments, in order."""
+
+    @abstractmethod
+    def observe(self, match: Match[Any, Any], seat: int) -> Observation:
+        """What `seat` sees of `match`, as a vector of `size` float32 entries."""
+
+    @abstractmethod
+    def encode(self, match: Match[Any, Any], seat: int, action: Action) -> int:
+        """The id of `action`, one of `seat`'s legal actions now."""
+
+    @abstractmethod
+    def decode(self, match: Match[Any, Any], seat: int, action_id: int) -> Action:
+        """The action that id `action_id` stands for, for `seat` now
+        (ids of moves that depend on its cards or the market read them)."""
+
+    def legal_ids(self, match: Match[Any, Any], seat: int) -> dict[int, Action]:
+        """`seat`'s legal actions now, by id."""
+        return {self.encode(match, seat, a): a for a in match.legal_actions(seat)}
+
+    def mask(self, match: Match[Any, Any], seat: int) -> Mask:
+        """1 at the id of each legal action of `seat` now, else 0."""
+        mask = np.zeros(self.actions, dtype=np.int8)
+        for action in match.legal_actions(seat):
+            mask[self.encode(match, seat, action)] = 1
+        return mask
+
+    def relative(self, seat: int, me: int) -> int:
+        """Where `seat` sits from `me`'s point of view: 0 is `me`, 1 its left..."""
+        return (seat - me) % self.players
+
+    def absolute(self, slot: int, me: int) -> int:
+        """The seat in relative slot `slot` of `me`'s view."""
+        return (me + slot) % self.players
