@@ -16,12 +16,17 @@ from typing import Any
 from pitkit.adapters.acepit import AcePitEncoding
 from pitkit.adapters.encoding import Encoding
 from pitkit.adapters.envs import PitkitAEC, PitkitParallel
+from pitkit.adapters.pit import PitEncoding
+from pitkit.adapters.pitch import PitchEncoding
+from pitkit.adapters.pits import PitsEncoding
+from pitkit.adapters.pittypat import PittyPatEncoding
 from pitkit.core.errors import UnknownNameError
 
 __all__ = ["ENCODINGS", "encoding", "make", "names"]
 
 ENCODINGS: dict[str, type[Encoding]] = {
-    e.env_name: e for e in (AcePitEncoding,)
+    e.env_name: e
+    for e in (PitsEncoding, PitEncoding, AcePitEncoding, PittyPatEncoding, PitchEncoding)
 }
 """Each environment's encoding, by the environment's name."""
 

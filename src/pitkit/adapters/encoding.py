@@ -24,7 +24,7 @@ import numpy.typing as npt
 from pitkit.core.actions import Action
 from pitkit.core.match import Match
 
-__all__ = ["Encoding", "Observation", "Row", "Segment", "Table", "ranks_reward"]
+__all__ = ["Encoding", "Mask", "Observation", "Row", "Segment", "Table", "ranks_reward"]
 
 Observation = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
