@@ -186,9 +186,9 @@ class PitkitParallel(_MatchEnv, ParallelEnv[str, ObsDict, int]):  # type: ignore
     tick of a virtual clock: every seat decides on what it saw at the start
     of the tick, and the actions arrive in an order shuffled from the seed,
     as races at a real table do. An action that lost its race (an offer
-    taken by someone else first, a hand already cornered) is refused and
-    changes nothing; `infos[agent]["refused"]` says why. Id 0, "wait", is
-    always legal."""
+    taken by someone else first, a hand already cornered), or whose id is
+    not legal (masked out), is refused and changes nothing;
+    `infos[agent]["refused"]` says why. Id 0, "wait", is always legal."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}
 
@@ -241,17 +241,24 @@ class PitkitParallel(_MatchEnv, ParallelEnv[str, ObsDict, int]):  # type: ignore
         hand = self.table.hand_number
         # Decided on what each seat saw at the start of the tick.
         moves: list[tuple[str, Action]] = []
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         for agent in self.agents:
-            action_id = int(actions.get(agent, 0))
+            action_id = int(actions.get(agent, WAIT))
             if action_id == WAIT:
                 continue
             seat = self.seat[agent]
-            move = self.encoding.decode(self.match, seat, action_id)
+            # An id not legal now is refused, as a table refuses a move
+            # that lost its race: a real-time seat acts on what it saw.
+            try:
+                move = self.encoding.decode(self.match, seat, action_id)
+            except ValueError as exc:
+                infos[agent]["refused"] = str(exc)
+                continue
             if move not in self.match.legal_actions(seat):
-                raise ValueError(f"{agent}: action id {action_id} ({move}) is not legal now")
+                infos[agent]["refused"] = f"{move} is not legal now"
+                continue
             moves.append((agent, move))
         self._arrivals.shuffle(moves)
-        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         for agent, move in moves:
             if self.match.is_over:
                 infos[agent]["refused"] = "the match is over"

@@ -1,0 +1,99 @@
+"""The encodings: every legal move has one id, ids decode to their moves,
+and an observation shows nothing a seat cannot see."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+import numpy as np  # noqa: E402
+
+from pitkit import adapters, games  # noqa: E402
+from pitkit.core.errors import BadOptionError  # noqa: E402
+from pitkit.core.match import Match  # noqa: E402
+
+NAMES = adapters.names()
+MAX_STEPS = 400
+
+
+def random_match(name: str, seed: int) -> Match[Any, Any]:
+    """A short match of a drawn table size and drawn on/off or choice options."""
+    encoding = adapters.encoding(name)
+    game = games.get(encoding.game)
+    rng = random.Random(seed)
+    while True:
+        players = rng.randint(game.min_players, game.max_players)
+        options: dict[str, Any] = dict(encoding.short)
+        for info in game.rules.options():
+            if info.choices:
+                options[info.name] = rng.choice(info.choices)
+            elif info.type == "bool":
+                options[info.name] = rng.random() < 0.5
+        try:
+            return game.new_match(players, options, seed)
+        except BadOptionError:
+            continue
+
+
+def positions(name: str, seed: int) -> list[tuple[Match[Any, Any], int]]:
+    """Random play of one match: (match, seat) for each seat that may act, at every step."""
+    match = random_match(name, seed)
+    rng = random.Random(seed)
+    seen = []
+    for _ in range(MAX_STEPS):
+        if match.is_over:
+            break
+        for seat in sorted(match.to_act):
+            seen.append((match.clone(), seat))
+        seat = rng.choice(sorted(match.to_act))
+        legal = match.legal_actions(seat)
+        if legal:
+            match.apply(seat, rng.choice(legal))
+    return seen
+
+
+def test_every_game_has_an_environment() -> None:
+    builtin = {"pits", "pit", "ace-pit", "pitty-pat", "pitch"}
+    assert {adapters.encoding(name).game for name in NAMES} == builtin
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_layouts_add_up(name: str) -> None:
+    encoding = adapters.encoding(name)(games.get(adapters.encoding(name).game).default_players)
+    assert encoding.size == sum(s.size for s in encoding.features.segments)
+    assert len({s.name for s in encoding.moves.segments}) == len(encoding.moves.segments)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("seed", range(6))
+def test_action_ids_are_a_bijection(name: str, seed: int) -> None:
+    for match, seat in positions(name, seed):
+        encoding = adapters.encoding(name)(match.players)
+        legal = match.legal_actions(seat)
+        ids = [encoding.encode(match, seat, action) for action in legal]
+        assert len(set(ids)) == len(ids), f"two moves share an id: {legal}"
+        assert all(0 <= i < encoding.actions for i in ids)
+        for action_id, action in zip(ids, legal, strict=True):
+            assert encoding.decode(match, seat, action_id) == action
+        mask = encoding.mask(match, seat)
+        assert set(np.flatnonzero(mask)) - {0} == set(ids) - {0}
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("seed", range(4))
+def test_observations_leak_no_unseen_card(name: str, seed: int) -> None:
+    rng = random.Random(seed)
+    changed = 0
+    for match, seat in positions(name, seed):
+        encoding = adapters.encoding(name)(match.players)
+        observation = encoding.observe(match, seat)
+        assert observation.shape == (encoding.size,) and observation.dtype == np.float32
+        other = match.redeal_unseen(seat, rng)
+        changed += any(other.zones()[z] != match.zones()[z] for z in match.hidden_zones(seat))
+        assert np.array_equal(encoding.observe(other, seat), observation)
+        assert np.array_equal(encoding.mask(other, seat), encoding.mask(match, seat))
+    assert changed, "the redeals never moved a card: the test proves nothing"
