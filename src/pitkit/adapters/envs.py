@@ -238,9 +238,8 @@ class PitkitParallel(_MatchEnv, ParallelEnv[str, ObsDict, int]):  # type: ignore
         dict[str, bool],
         dict[str, dict[str, Any]],
     ]:  # fmt: skip
-        hand = self.table.hand_number
         # Decided on what each seat saw at the start of the tick.
-        moves: list[tuple[str, Action]] = []
+        moves: list[tuple[int, Action]] = []
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         for agent in self.agents:
             action_id = int(actions.get(agent, WAIT))
@@ -257,20 +256,11 @@ class PitkitParallel(_MatchEnv, ParallelEnv[str, ObsDict, int]):  # type: ignore
             if move not in self.match.legal_actions(seat):
                 infos[agent]["refused"] = f"{move} is not legal now"
                 continue
-            moves.append((agent, move))
-        self._arrivals.shuffle(moves)
-        for agent, move in moves:
-            if self.match.is_over:
-                infos[agent]["refused"] = "the match is over"
-                continue
-            arrival = self.table.submit(self.seat[agent], move, hand)
-            if not arrival.accepted:
-                infos[agent]["refused"] = arrival.reason
-        self.ticks += 1
-        rewards = dict.fromkeys(self.agents, 0.0)
+            moves.append((seat, move))
+        for seat, reason in self.tick(moves).items():
+            infos[self.possible_agents[seat]]["refused"] = reason
         over = self.match.is_over
-        if over:
-            rewards = self._final_rewards()
+        rewards = self._final_rewards() if over else dict.fromkeys(self.agents, 0.0)
         cut = not over and self.max_ticks is not None and self.ticks >= self.max_ticks
         observations = {a: self._observe(self.seat[a]) for a in self.agents}
         terminations = dict.fromkeys(self.agents, over)
@@ -278,6 +268,23 @@ class PitkitParallel(_MatchEnv, ParallelEnv[str, ObsDict, int]):  # type: ignore
         if over or cut:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
+
+    def tick(self, moves: list[tuple[int, Action]]) -> dict[int, str]:
+        """One tick: `moves` (seat, action) arrive in a shuffled order; the
+        reasons the refused ones were refused, by seat."""
+        hand = self.table.hand_number
+        moves = list(moves)
+        self._arrivals.shuffle(moves)
+        refused: dict[int, str] = {}
+        for seat, move in moves:
+            if self.match.is_over:
+                refused[seat] = "the match is over"
+                continue
+            arrival = self.table.submit(seat, move, hand)
+            if not arrival.accepted:
+                refused[seat] = arrival.reason or "refused"
+        self.ticks += 1
+        return refused
 
     def render(self) -> str | None:
         return self._render() if self.render_mode == "ansi" else None
