@@ -10,11 +10,11 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from pitkit import adapters, games  # noqa: E402
-from pitkit.core.errors import BadOptionError  # noqa: E402
-from pitkit.core.match import Match  # noqa: E402
+from pitkit import adapters, games
+from pitkit.core.errors import BadOptionError
+from pitkit.core.match import Match
 
 NAMES = adapters.names()
 MAX_STEPS = 400

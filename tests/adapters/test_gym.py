@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import warnings
+from typing import SupportsFloat
 
 import pytest
 
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
-import numpy as np  # noqa: E402
-from gymnasium.utils.env_checker import check_env  # noqa: E402
+import numpy as np
+from gymnasium.utils.env_checker import check_env
 
-from pitkit import adapters, games  # noqa: E402
-from pitkit.adapters.gym import PitkitGym  # noqa: E402
+from pitkit import adapters, games
+from pitkit.adapters.gym import PitkitGym
 
 
 def fast_bot(name: str) -> str:
@@ -36,7 +37,7 @@ def test_masked_random_play_ends_with_a_reward(name: str) -> None:
     observation, info = env.reset(seed=11)
     rng = np.random.default_rng(11)
     terminated = truncated = False
-    reward = 0.0
+    reward: SupportsFloat = 0.0
     while not (terminated or truncated):
         assert np.array_equal(info["action_mask"], env.action_masks())
         assert observation.shape == env.observation_space.shape

@@ -8,17 +8,17 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-import numpy as np  # noqa: E402
-from pettingzoo.test import (  # noqa: E402
+import numpy as np
+from pettingzoo.test import (
     api_test,
     parallel_api_test,
     parallel_seed_test,
     seed_test,
 )
 
-from pitkit import adapters  # noqa: E402
-from pitkit.adapters import PitkitAEC, PitkitParallel  # noqa: E402
-from pitkit.core.errors import IllegalActionError, UnknownNameError  # noqa: E402
+from pitkit import adapters
+from pitkit.adapters import PitkitAEC, PitkitParallel
+from pitkit.core.errors import IllegalActionError, UnknownNameError
 
 TURN_BASED = [n for n in adapters.names() if n != "pitkit/pit-v0"]
 
@@ -55,6 +55,7 @@ def test_parallel_seed() -> None:
 @pytest.mark.parametrize("name", TURN_BASED)
 def test_a_match_plays_to_the_end_with_final_rewards(name: str) -> None:
     env = adapters.make(name, short=True)
+    assert isinstance(env, PitkitAEC)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     total = dict.fromkeys(env.possible_agents, 0.0)
@@ -72,6 +73,7 @@ def test_a_match_plays_to_the_end_with_final_rewards(name: str) -> None:
 
 def test_pit_waits_and_trades() -> None:
     env = adapters.make("pitkit/pit-v0", short=True, players=3)
+    assert isinstance(env, PitkitParallel)
     observations, _ = env.reset(seed=5)
     rng = np.random.default_rng(5)
     refused = ticks = 0
@@ -81,7 +83,7 @@ def test_pit_waits_and_trades() -> None:
             mask = observations[agent]["action_mask"]
             assert mask[0] == 1, "waiting is always legal"
             actions[agent] = int(rng.choice(np.flatnonzero(mask)))
-        observations, rewards, terminations, truncations, infos = env.step(actions)
+        observations, _, terminations, truncations, infos = env.step(actions)
         refused += sum("refused" in info for info in infos.values())
         ticks += 1
     assert all(terminations.values()) or all(truncations.values())
@@ -90,6 +92,7 @@ def test_pit_waits_and_trades() -> None:
 
 def test_an_illegal_id_is_refused() -> None:
     env = adapters.make("pitkit/ace_pit-v0", short=True)
+    assert isinstance(env, PitkitAEC)
     env.reset(seed=1)
     mask = env.observe(env.agent_selection)["action_mask"]
     with pytest.raises(IllegalActionError, match="you do not hold"):

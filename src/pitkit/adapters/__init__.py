@@ -22,7 +22,7 @@ from pitkit.adapters.pits import PitsEncoding
 from pitkit.adapters.pittypat import PittyPatEncoding
 from pitkit.core.errors import UnknownNameError
 
-__all__ = ["ENCODINGS", "encoding", "make", "names"]
+__all__ = ["ENCODINGS", "Encoding", "PitkitAEC", "PitkitParallel", "encoding", "make", "names"]
 
 ENCODINGS: dict[str, type[Encoding]] = {
     e.env_name: e

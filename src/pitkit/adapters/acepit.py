@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import combinations
+from types import MappingProxyType
 from typing import Any
 
 from pitkit.adapters.encoding import Encoding, Observation, Row, Segment
@@ -29,7 +30,7 @@ class AcePitEncoding(Encoding):
     game = "ace-pit"
     env_name = "pitkit/ace_pit-v0"
     max_players = 2
-    short = {"hands": 1}
+    short = MappingProxyType({"hands": 1})
 
     def layout(self) -> tuple[Segment, ...]:
         return (
@@ -47,9 +48,7 @@ class AcePitEncoding(Encoding):
         return (
             Segment("lead", 52, "lead card c: id c"),
             Segment("respond one", 52, "respond with card c alone: 52 + c"),
-            Segment(
-                "respond two", len(_PAIRS), "respond with cards a < b: 104 + index of (a, b)"
-            ),
+            Segment("respond two", len(_PAIRS), "respond with cards a < b: 104 + index of (a, b)"),
         )
 
     def observe(self, match: Match[Any, Any], seat: int) -> Observation:

@@ -79,15 +79,19 @@ class _MatchEnv:
         self.game.new_match(n, self.rules, 0)  # bad options fail here, not at reset
         self.possible_agents = [f"player_{seat}" for seat in range(n)]
         self.seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        self.observation_spaces = {a: observation_space(self.encoding) for a in self.possible_agents}
-        self.action_spaces = {
+        self.observation_spaces: dict[str, spaces.Space[Any]] = {
+            a: observation_space(self.encoding) for a in self.possible_agents
+        }
+        self.action_spaces: dict[str, spaces.Space[Any]] = {
             a: spaces.Discrete(self.encoding.actions) for a in self.possible_agents
         }
         self.seeds = Seeds()
         self.match: Match[Any, Any] = self.game.new_match(n, self.rules, 0)
 
     def _new_match(self, seed: int | None) -> None:
-        self.match = self.game.new_match(len(self.possible_agents), self.rules, self.seeds.next(seed))
+        self.match = self.game.new_match(
+            len(self.possible_agents), self.rules, self.seeds.next(seed)
+        )
 
     def _observe(self, seat: int) -> ObsDict:
         return {
@@ -108,8 +112,6 @@ class PitkitAEC(_MatchEnv, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     """A turn-based pitkit game as a PettingZoo AEC environment. When
     several seats may act at once (Pits' exchange), the lowest acts first."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}
-
     def __init__(
         self,
         encoding: type[Encoding],
@@ -122,7 +124,11 @@ class PitkitAEC(_MatchEnv, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self._setup(encoding, players, rules, short)
-        self.metadata = {**self.metadata, "name": encoding.env_name}
+        self.metadata = {
+            "name": encoding.env_name,
+            "render_modes": ["ansi"],
+            "is_parallelizable": False,
+        }
         self.render_mode = render_mode
         self.max_steps = max_steps
         self.steps = 0
@@ -190,8 +196,6 @@ class PitkitParallel(_MatchEnv, ParallelEnv[str, ObsDict, int]):  # type: ignore
     not legal (masked out), is refused and changes nothing;
     `infos[agent]["refused"]` says why. Id 0, "wait", is always legal."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
-
     def __init__(
         self,
         encoding: type[Encoding],
@@ -203,7 +207,7 @@ class PitkitParallel(_MatchEnv, ParallelEnv[str, ObsDict, int]):  # type: ignore
         render_mode: str | None = None,
     ) -> None:
         self._setup(encoding, players, rules, short)
-        self.metadata = {**self.metadata, "name": encoding.env_name}
+        self.metadata = {"name": encoding.env_name, "render_modes": ["ansi"]}
         self.render_mode = render_mode
         self.max_ticks = max_ticks
         self.ticks = 0

@@ -3,16 +3,17 @@
 >>> from pitkit.adapters.gym import PitkitGym
 >>> env = PitkitGym("pitkit/ace_pit-v0", short=True)
 >>> observation, info = env.reset(seed=1)
->>> mask = env.action_masks()          # also info["action_mask"]
+>>> mask = env.action_masks()  # also info["action_mask"]
 
 The observation is the seat's `Encoding` vector; the legal ids come as a
 mask, from `action_masks()` (the name sb3-contrib's MaskablePPO asks for)
 and in `info["action_mask"]`. The other seats are played by the game's
 `opponent` bot (or the bot named by `opponent`), each seeded from the
 reset's seed. An id the mask excludes changes nothing: the step
-returns reward 0 and says why in `info["illegal"]`. A turn-based game moves on until it is the seat's turn
-again; real-time Pit moves one tick a step (the PettingZoo Parallel
-environment's), in which each bot decides too and may wait. The reward
+returns reward 0 and says why in `info["illegal"]`. A turn-based game
+moves on until it is the seat's turn again; real-time Pit moves one tick
+a step (the PettingZoo Parallel environment's), in which each bot
+decides too and may wait. The reward
 comes at the end of the match, from the seat's place (+1 first, -1 last).
 """
 
@@ -37,8 +38,6 @@ __all__ = ["PitkitGym"]
 
 class PitkitGym(Env[Observation, int]):
     """One seat of a pitkit game against bots."""
-
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
 
     def __init__(
         self,
@@ -65,6 +64,7 @@ class PitkitGym(Env[Observation, int]):
         self.opponent = opponent or self.game.opponent
         bot_registry.make(self.game, self.opponent, 0)  # an unknown name fails here
         self.max_steps = max_steps
+        self.metadata = {"render_modes": ["ansi"]}
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32)
         self.action_space = spaces.Discrete(self.encoding.actions)
@@ -92,9 +92,7 @@ class PitkitGym(Env[Observation, int]):
         self._play_bots()
         return self._observation(), self._info()
 
-    def step(
-        self, action: int
-    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         match = self.match
         if match.is_over:
             raise RuntimeError("the match is over: reset the environment")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from pitkit.adapters.encoding import Encoding, Observation, Row, Segment
@@ -28,7 +29,7 @@ class PitchEncoding(Encoding):
     game = "pitch"
     env_name = "pitkit/pitch-v0"
     max_players = _SEATS
-    short = {"hands": 1}
+    short = MappingProxyType({"hands": 1})
 
     def layout(self) -> tuple[Segment, ...]:
         return (

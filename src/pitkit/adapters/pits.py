@@ -15,6 +15,7 @@ is kept so that the layout reads the same for every reading.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from pitkit.adapters.encoding import Encoding, Observation, Row, Segment
@@ -43,7 +44,7 @@ class PitsEncoding(Encoding):
     game = "pits"
     env_name = "pitkit/pits-v0"
     max_players = PLAYERS
-    short = {"hands": 1}
+    short = MappingProxyType({"hands": 1})
 
     def layout(self) -> tuple[Segment, ...]:
         return (
@@ -57,8 +58,11 @@ class PitsEncoding(Encoding):
             Segment("offered", 54, "the exchange's face-up cards"),
             Segment("gave", 54, "the card I gave face down"),
             Segment("known", PLAYERS * 54, "exchanged cards not yet laid, by holder (relative)"),
-            Segment("phase", len(_PHASES), "give_highest, first_takes, give_concealed, "
-                    "fourth_takes, play, over"),  # fmt: skip
+            Segment(
+                "phase",
+                len(_PHASES),
+                "give_highest, first_takes, give_concealed, fourth_takes, play, over",
+            ),
             Segment("to act", PLAYERS, "seats to act, relative"),
             Segment("dealer", PLAYERS, "the dealer, relative"),
             Segment("cards", PLAYERS, "cards held / 12, relative"),
@@ -83,8 +87,7 @@ class PitsEncoding(Encoding):
         )
 
     def observe(self, match: Match[Any, Any], seat: int) -> Observation:
-        hand = match.hand
-        assert isinstance(hand, PitsHand)
+        hand = _hand(match)
         seats = [self.absolute(slot, seat) for slot in range(self.players)]
         mine = hand.cards[seat]
         row = Row(self.features)
@@ -126,7 +129,7 @@ class PitsEncoding(Encoding):
         if isinstance(action, Take):
             return _TAKE + action.card
         assert isinstance(action, Play) and action.reading is not None
-        place = {card: i for i, card in enumerate(match.hand.cards[seat])}
+        place = {card: i for i, card in enumerate(_hand(match).cards[seat])}
         mask = 0
         for card in action.cards:
             if place[card] >= SLOTS:
@@ -144,8 +147,14 @@ class PitsEncoding(Encoding):
         if action_id < _PLAY:
             return Take(Card(action_id - _TAKE))
         reading, mask = divmod(action_id - _PLAY, 1 << SLOTS)
-        mine = match.hand.cards[seat]
+        mine = _hand(match).cards[seat]
         cards = tuple(card for i, card in enumerate(mine[:SLOTS]) if mask >> i & 1)
         if not cards or mask >> len(mine):
             raise ValueError(f"action id {action_id} names places beyond the hand's {len(mine)}")
         return Play(READINGS[reading], cards)
+
+
+def _hand(match: Match[Any, Any]) -> PitsHand:
+    hand = match.hand
+    assert isinstance(hand, PitsHand)
+    return hand

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from pitkit.adapters.encoding import Encoding, Observation, Row, Segment
@@ -25,7 +26,7 @@ class PittyPatEncoding(Encoding):
     game = "pitty-pat"
     env_name = "pitkit/pitty_pat-v0"
     max_players = _SEATS
-    short = {"hands": 1}
+    short = MappingProxyType({"hands": 1})
 
     def layout(self) -> tuple[Segment, ...]:
         return (
