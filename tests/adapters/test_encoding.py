@@ -13,6 +13,7 @@ pytest.importorskip("pettingzoo")
 import numpy as np
 
 from pitkit import adapters, games
+from pitkit.adapters.encoding import ranks_reward
 from pitkit.core.errors import BadOptionError
 from pitkit.core.match import Match
 
@@ -54,6 +55,14 @@ def positions(name: str, seed: int) -> list[tuple[Match[Any, Any], int]]:
         if legal:
             match.apply(seat, rng.choice(legal))
     return seen
+
+
+def test_rewards_come_from_places_and_add_up_to_zero() -> None:
+    assert ranks_reward([1, 2]) == [1.0, -1.0]
+    assert ranks_reward([1, 1]) == [0.0, 0.0]
+    assert ranks_reward([2, 1, 3]) == [0.0, 1.0, -1.0]
+    assert ranks_reward([1, 1, 3, 4]) == pytest.approx([2 / 3, 2 / 3, -1 / 3, -1.0])
+    assert sum(ranks_reward([1, 2, 2, 2, 5])) == pytest.approx(0.0)
 
 
 def test_every_game_has_an_environment() -> None:

@@ -32,6 +32,9 @@ class AcePitEncoding(Encoding):
     max_players = 2
     short = MappingProxyType({"hands": 1})
 
+    def most_moves(self, rules: Any) -> int:
+        return 2 * TRICKS  # a lead and a response a trick
+
     def layout(self) -> tuple[Segment, ...]:
         return (
             Segment("hand", 52, "my cards, by card number"),

@@ -103,11 +103,21 @@ class Row:
 
 def ranks_reward(ranks: Sequence[int]) -> list[float]:
     """Each seat's reward from its place: +1 for first, -1 for last, evenly
-    between (shared places share the reward). The same scale in every game."""
+    between; seats sharing a place share the rewards of the places they
+    span (a two-seat draw: 0 each). The rewards always add up to 0, in
+    every game."""
     n = len(ranks)
     if n < 2:
         return [0.0] * n
-    return [1.0 - 2.0 * (rank - 1) / (n - 1) for rank in ranks]
+
+    def value(place: int) -> float:  # place 1 to n
+        return 1.0 - 2.0 * (place - 1) / (n - 1)
+
+    rewards = []
+    for rank in ranks:
+        tied = sum(r == rank for r in ranks)
+        rewards.append(sum(value(p) for p in range(rank, rank + tied)) / tied)
+    return rewards
 
 
 class Encoding(ABC):
@@ -136,6 +146,11 @@ class Encoding(ABC):
     def actions(self) -> int:
         """The number of action ids."""
         return self.moves.size
+
+    def most_moves(self, rules: Any) -> int:
+        """The most moves a hand can take under `rules` (a bound for
+        OpenSpiel's `max_game_length`); turn-based games only."""
+        raise NotImplementedError(f"{self.game} has no bound on a hand's moves")
 
     @abstractmethod
     def layout(self) -> tuple[Segment, ...]:

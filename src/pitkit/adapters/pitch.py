@@ -31,6 +31,11 @@ class PitchEncoding(Encoding):
     max_players = _SEATS
     short = MappingProxyType({"hands": 1})
 
+    def most_moves(self, rules: Any) -> int:
+        # Two rounds of bids, a word each, then every card dealt (six, and a
+        # run of at most three) played once.
+        return 2 * self.players + 9 * self.players
+
     def layout(self) -> tuple[Segment, ...]:
         return (
             Segment("hand", 52, "my cards"),

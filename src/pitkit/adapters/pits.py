@@ -46,6 +46,12 @@ class PitsEncoding(Encoding):
     max_players = PLAYERS
     short = MappingProxyType({"hands": 1})
 
+    def most_moves(self, rules: Any) -> int:
+        # The exchange's six moves; then each meld lays at least one of the
+        # 54 cards, and between two melds each of the four others passes at
+        # most once.
+        return 6 + 54 * 5
+
     def layout(self) -> tuple[Segment, ...]:
         return (
             Segment("hand", 54, "my cards (52 BJ, 53 RJ)"),

@@ -28,6 +28,10 @@ class PittyPatEncoding(Encoding):
     max_players = _SEATS
     short = MappingProxyType({"hands": 1})
 
+    def most_moves(self, rules: Any) -> int:
+        # A turn is a draw, a match, or a draw and then a match (Y4 caps the turns).
+        return 2 * int(rules.turn_limit)
+
     def layout(self) -> tuple[Segment, ...]:
         return (
             Segment("hand", 52, "my cards"),
