@@ -63,3 +63,11 @@ def test_the_same_seed_plays_the_same_match() -> None:
         return seen
 
     assert run() == run()
+
+
+def test_reset_always_leaves_the_seat_a_move() -> None:
+    # Pitty Pat's bots may finish a match before the seat's first turn: dealt again.
+    env = PitkitGym("pitkit/pitty_pat-v0", seat=3, players=4, short=True)
+    for seed in range(60):
+        env.reset(seed=seed)
+        assert not env.match.is_over and env.action_masks().any()

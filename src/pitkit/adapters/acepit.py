@@ -44,7 +44,11 @@ class AcePitEncoding(Encoding):
             Segment("roles", 2, "I lead this trick; I dealt this hand"),
             Segment("counts", 3, "trick number / 7, stock / 38, opponent's cards / 7"),
             Segment("points", 3, "points shown: shown?, mine / 100, opponent's / 100"),
-            Segment("match", 4, "hand / hands, hands, my and the opponent's shown score / 1000"),
+            Segment(
+                "match",
+                4,
+                "hands played / hands, hands / 11, my and the opponent's shown score / 1000",
+            ),
         )
 
     def action_layout(self) -> tuple[Segment, ...]:

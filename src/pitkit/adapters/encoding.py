@@ -147,6 +147,15 @@ class Encoding(ABC):
         """The number of action ids."""
         return self.moves.size
 
+    def tables(self) -> str:
+        """The observation's layout and the action ids, as Markdown tables
+        (docs/adapters.md holds them, and a test keeps it so)."""
+        lines = [f"Observation: {self.size} float32 entries.", ""]
+        lines += _markdown(self.features, "entries")
+        lines += ["", f"Actions: {self.actions} ids.", ""]
+        lines += _markdown(self.moves, "ids")
+        return "\n".join(lines)
+
     def most_moves(self, rules: Any) -> int:
         """The most moves a hand can take under `rules` (a bound for
         OpenSpiel's `max_game_length`); turn-based games only."""
@@ -191,3 +200,13 @@ class Encoding(ABC):
     def absolute(self, slot: int, me: int) -> int:
         """The seat in relative slot `slot` of `me`'s view."""
         return (me + slot) % self.players
+
+
+def _markdown(table: Table, what: str) -> list[str]:
+    lines = [f"| {what} | name | meaning |", "|---|---|---|"]
+    at = 0
+    for segment in table.segments:
+        span = str(at) if segment.size == 1 else f"{at}-{at + segment.size - 1}"
+        lines.append(f"| {span} | {segment.name} | {segment.doc} |")
+        at += segment.size
+    return lines

@@ -82,15 +82,20 @@ class PitkitGym(Env[Observation, int]):
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         match_seed = self._seeds.next(seed)
-        self._zoo.reset(seed=match_seed)
-        self._bots = {
-            s: bot_registry.make(self.game, self.opponent, match_seed + s)
-            for s in range(self.encoding.players)
-            if s != self.seat
-        }
-        self.steps = 0
-        self._play_bots()
-        return self._observation(), self._info()
+        while True:
+            self._zoo.reset(seed=match_seed)
+            self._bots = {
+                s: bot_registry.make(self.game, self.opponent, match_seed + s)
+                for s in range(self.encoding.players)
+                if s != self.seat
+            }
+            self.steps = 0
+            self._play_bots()
+            if not self.match.is_over:
+                return self._observation(), self._info()
+            # The bots finished the match before the seat's first turn (a
+            # Pitty Pat player going out at once): the next seed deals again.
+            match_seed = self._seeds.next(None)
 
     def step(self, action: int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         match = self.match

@@ -83,7 +83,7 @@ class PitEncoding(Encoding):
             Segment("open", 1, "open the pit (the dealer, once sorted): 1"),
             Segment("withdraw", 1, "withdraw my open offer: 2"),
             Segment("corner", 1, "call my corner: 3"),
-            Segment("offer", n, f"offer lot l (`LOTS` order): 4 + l, below {_ACCEPT}"),
+            Segment("offer", n, "offer lot l (the lots' table): 4 + l"),
             Segment(
                 "accept",
                 (MAX_SEATS - 1) * n,
