@@ -28,7 +28,7 @@ def random_match(name: str, seed: int) -> Match[Any, Any]:
     rng = random.Random(seed)
     while True:
         players = rng.randint(game.min_players, game.max_players)
-        options: dict[str, Any] = dict(encoding.short)
+        options: dict[str, Any] = encoding.short_rules()
         for info in game.rules.options():
             if info.choices:
                 options[info.name] = rng.choice(info.choices)

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from pitkit import games
 from pitkit.core.actions import Action
 from pitkit.core.match import Match
 
@@ -47,15 +49,6 @@ class Table(NamedTuple):
     def size(self) -> int:
         """The number of entries (or ids) in all."""
         return sum(s.size for s in self.segments)
-
-    def start(self, name: str) -> int:
-        """Where segment `name` starts."""
-        at = 0
-        for segment in self.segments:
-            if segment.name == name:
-                return at
-            at += segment.size
-        raise KeyError(name)
 
 
 class Row:
@@ -129,13 +122,19 @@ class Encoding(ABC):
     """The environment's name, e.g. ``pitkit/ace_pit-v0``."""
     max_players: ClassVar[int]
     """The largest table: observations are padded to it."""
-    short: ClassVar[Mapping[str, Any]]
-    """Rule options for a short match (tests, quick runs): one hand."""
+    short: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+    """Rule options for a short match (tests, quick runs), besides the
+    game's own `Game.short_match`: one hand."""
 
     def __init__(self, players: int) -> None:
         self.players = players
         self.features = Table(self.layout())
         self.moves = Table(self.action_layout())
+
+    @classmethod
+    def short_rules(cls) -> dict[str, Any]:
+        """The rule options of a short match: the game's, then the encoding's."""
+        return {**games.get(cls.game).short_match, **cls.short}
 
     @property
     def size(self) -> int:
@@ -181,10 +180,6 @@ class Encoding(ABC):
     def decode(self, match: Match[Any, Any], seat: int, action_id: int) -> Action:
         """The action that id `action_id` stands for, for `seat` now
         (ids of moves that depend on its cards or the market read them)."""
-
-    def legal_ids(self, match: Match[Any, Any], seat: int) -> dict[int, Action]:
-        """`seat`'s legal actions now, by id."""
-        return {self.encode(match, seat, a): a for a in match.legal_actions(seat)}
 
     def mask(self, match: Match[Any, Any], seat: int) -> Mask:
         """1 at the id of each legal action of `seat` now, else 0."""

@@ -75,8 +75,7 @@ class _MatchEnv:
         self.game: Game = games.get(encoding.game)
         n = players if players is not None else self.game.default_players
         self.encoding = encoding(n)
-        self.rules = {**(encoding.short if short else {}), **(rules or {})}
-        self.game.new_match(n, self.rules, 0)  # bad options fail here, not at reset
+        self.rules = {**(encoding.short_rules() if short else {}), **(rules or {})}
         self.possible_agents = [f"player_{seat}" for seat in range(n)]
         self.seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces: dict[str, spaces.Space[Any]] = {
@@ -86,6 +85,7 @@ class _MatchEnv:
             a: spaces.Discrete(self.encoding.actions) for a in self.possible_agents
         }
         self.seeds = Seeds()
+        # A first match, so that bad options fail here rather than at `reset`.
         self.match: Match[Any, Any] = self.game.new_match(n, self.rules, 0)
 
     def _new_match(self, seed: int | None) -> None:

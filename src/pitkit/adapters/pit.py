@@ -13,7 +13,6 @@ false one only costs 20 (T5), and no id offers it.
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
 
 from pitkit.adapters.encoding import Encoding, Mask, Observation, Row, Segment
@@ -56,7 +55,6 @@ class PitEncoding(Encoding):
     game = "pit"
     env_name = "pitkit/pit-v0"
     max_players = MAX_SEATS
-    short = MappingProxyType({"hand_limit": 1})
 
     def layout(self) -> tuple[Segment, ...]:
         kinds = ", ".join(str(k.value) for k in KINDS)

@@ -85,8 +85,7 @@ class PitchEncoding(Encoding):
         row.values("cards", [len(hand.cards[s]) / 9 for s in seats])
         row.values("tricks won", [len(hand.won[s]) / 52 for s in seats])
         scores = match.shown_scores() or [0] * self.players
-        target = max(1, getattr(match.rules, "target", 11))
-        row.values("scores", [scores[s] / target for s in seats])
+        row.values("scores", [scores[s] / match.rules.target for s in seats])
         row.values(
             "bidding",
             [hand.high / MAX_BID, hand.contract / MAX_BID, float(hand.ran), len(hand.tricks) / 9],
