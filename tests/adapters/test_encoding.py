@@ -18,17 +18,19 @@ from pitkit.core.errors import BadOptionError
 from pitkit.core.match import Match
 
 NAMES = adapters.names()
-MAX_STEPS = 400
+MAX_STEPS = 500
 
 
 def random_match(name: str, seed: int) -> Match[Any, Any]:
-    """A short match of a drawn table size and drawn on/off or choice options."""
+    """A match of a drawn table size and drawn on/off or choice options;
+    short (one hand) for even seeds, whole for odd ones (later hands differ:
+    Pits' exchange)."""
     encoding = adapters.encoding(name)
     game = games.get(encoding.game)
     rng = random.Random(seed)
     while True:
         players = rng.randint(game.min_players, game.max_players)
-        options: dict[str, Any] = encoding.short_rules()
+        options: dict[str, Any] = encoding.short_rules() if seed % 2 == 0 else {}
         for info in game.rules.options():
             if info.choices:
                 options[info.name] = rng.choice(info.choices)
@@ -106,3 +108,27 @@ def test_observations_leak_no_unseen_card(name: str, seed: int) -> None:
         assert np.array_equal(encoding.observe(other, seat), observation)
         assert np.array_equal(encoding.mask(other, seat), encoding.mask(match, seat))
     assert changed, "the redeals never moved a card: the test proves nothing"
+
+
+def segment(encoding: Any, observation: np.ndarray, name: str) -> np.ndarray:
+    """The entries of segment `name` in an observation."""
+    at = 0
+    for part in encoding.features.segments:
+        if part.name == name:
+            return observation[at : at + part.size]
+        at += part.size
+    raise KeyError(name)
+
+
+def test_ace_pit_hides_points_while_the_running_score_is_hidden() -> None:
+    encoding = adapters.encoding("pitkit/ace_pit-v0")(2)
+    match = games.get("ace-pit").new_match(2, {"hands": 2, "hidden_running_score": True}, 3)
+    rng = random.Random(3)
+    while not match.is_over:
+        for seat in (0, 1):
+            observation = encoding.observe(match, seat)
+            assert not segment(encoding, observation, "points").any()
+            assert not segment(encoding, observation, "match")[2:].any()
+        seat = min(match.to_act)
+        match.apply(seat, rng.choice(match.legal_actions(seat)))
+    assert segment(encoding, encoding.observe(match, 0), "points").any()

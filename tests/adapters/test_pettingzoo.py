@@ -54,7 +54,8 @@ def test_parallel_seed() -> None:
 
 @pytest.mark.parametrize("name", TURN_BASED)
 def test_a_match_plays_to_the_end_with_final_rewards(name: str) -> None:
-    env = adapters.make(name, short=True)
+    # Two hands: a second hand differs (Pits' exchange, with two seats at once).
+    env = adapters.make(name, rules={"hands": 2})
     assert isinstance(env, PitkitAEC)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
