@@ -9,6 +9,7 @@ from typing import Any
 from pitkit.adapters.encoding import Encoding, Observation, Row, Segment
 from pitkit.cards import Card
 from pitkit.core.actions import Action
+from pitkit.core.errors import BadActionError
 from pitkit.core.match import Match
 from pitkit.games.acepit import AcePitHand, Lead, Phase, Respond
 from pitkit.games.acepit.state import HAND_SIZE, TRICKS
@@ -98,7 +99,7 @@ class AcePitEncoding(Encoding):
 
     def decode(self, match: Match[Any, Any], seat: int, action_id: int) -> Action:
         if not 0 <= action_id < self.actions:
-            raise ValueError(f"no action id {action_id}")
+            raise BadActionError(f"no action id {action_id}")
         if action_id < 52:
             return Lead(Card(action_id))
         if action_id < 104:

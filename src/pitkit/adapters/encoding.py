@@ -179,7 +179,8 @@ class Encoding(ABC):
     @abstractmethod
     def decode(self, match: Match[Any, Any], seat: int, action_id: int) -> Action:
         """The action that id `action_id` stands for, for `seat` now
-        (ids of moves that depend on its cards or the market read them)."""
+        (ids of moves that depend on its cards or the market read them);
+        `BadActionError` if the id names no move now."""
 
     def mask(self, match: Match[Any, Any], seat: int) -> Mask:
         """1 at the id of each legal action of `seat` now, else 0."""

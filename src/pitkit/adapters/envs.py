@@ -26,10 +26,10 @@ from pitkit.core.game import Game
 from pitkit.core.match import Match
 from pitkit.play.realtime import Table
 
+__all__ = ["WAIT", "ObsDict", "PitkitAEC", "PitkitParallel", "Seeds", "observation_space"]
+
 WAIT = 0
 """Pit's id 0: do nothing this tick (always legal)."""
-
-__all__ = ["WAIT", "ObsDict", "PitkitAEC", "PitkitParallel", "Seeds", "observation_space"]
 
 ObsDict = dict[str, Observation | Mask]
 
@@ -85,6 +85,7 @@ class _MatchEnv:
             a: spaces.Discrete(self.encoding.actions) for a in self.possible_agents
         }
         self.seeds = Seeds()
+        self.render_mode: str | None = None
         # A first match, so that bad options fail here rather than at `reset`.
         self.match: Match[Any, Any] = self.game.new_match(n, self.rules, 0)
 
@@ -104,8 +105,22 @@ class _MatchEnv:
         assert outcome is not None
         return dict(zip(self.possible_agents, ranks_reward(outcome.ranks), strict=True))
 
-    def _render(self) -> str:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The space of `agent`'s observation dicts (the same object each time)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The ids of `agent`'s moves (the same object each time)."""
+        return self.action_spaces[agent]
+
+    def render(self) -> str | None:
+        """The table as a spectator sees it, as text (render mode ``ansi``)."""
+        if self.render_mode != "ansi":
+            return None
         return self.game.render(self.match.view(None))
+
+    def close(self) -> None:
+        """Nothing to release."""
 
 
 class PitkitAEC(_MatchEnv, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
@@ -132,12 +147,6 @@ class PitkitAEC(_MatchEnv, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
         self.render_mode = render_mode
         self.max_steps = max_steps
         self.steps = 0
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._new_match(seed)
@@ -180,12 +189,6 @@ class PitkitAEC(_MatchEnv, AECEnv[str, ObsDict, int]):  # type: ignore[misc]
             self.agent_selection = self._to_act()
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        return self._render() if self.render_mode == "ansi" else None
-
-    def close(self) -> None:
-        pass
-
 
 class PitkitParallel(_MatchEnv, ParallelEnv[str, ObsDict, int]):  # type: ignore[misc]
     """Real-time Pit as a PettingZoo Parallel environment. One step is one
@@ -217,12 +220,6 @@ class PitkitParallel(_MatchEnv, ParallelEnv[str, ObsDict, int]):  # type: ignore
 
     def _clock(self) -> float:
         return float(self.ticks)
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -289,9 +286,3 @@ class PitkitParallel(_MatchEnv, ParallelEnv[str, ObsDict, int]):  # type: ignore
                 refused[seat] = arrival.reason or "refused"
         self.ticks += 1
         return refused
-
-    def render(self) -> str | None:
-        return self._render() if self.render_mode == "ansi" else None
-
-    def close(self) -> None:
-        pass

@@ -148,19 +148,19 @@ class PitEncoding(Encoding):
 
     def decode(self, match: Match[Any, Any], seat: int, action_id: int) -> Action:
         if not 0 <= action_id < self.actions or action_id == WAIT:
-            raise ValueError(f"action id {action_id} is no move (0 is to wait)")
+            raise BadActionError(f"action id {action_id} is no move (0 is to wait)")
         if action_id < _OFFER:
             return (Open(), Withdraw(), Corner())[action_id - OPEN]
         if action_id < _ACCEPT:
             return Offer.of(LOTS[action_id - _OFFER])
         k, index = divmod(action_id - _ACCEPT, len(LOTS))
         if k + 1 >= self.players:
-            raise ValueError(f"action id {action_id}: no seat {k + 1} places to the left")
+            raise BadActionError(f"action id {action_id}: no seat {k + 1} places to the left")
         other = self.absolute(k + 1, seat)
         hand = match.hand
         assert isinstance(hand, PitHand)
         offer = hand.offers.get(other)
         if offer is None:
-            raise ValueError(f"action id {action_id}: seat {other} has no open offer")
+            raise BadActionError(f"action id {action_id}: seat {other} has no open offer")
         lot = LOTS[index]
         return Accept(other, lot.commodity, lot.bull, lot.bear, offer.id)

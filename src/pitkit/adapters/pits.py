@@ -21,6 +21,7 @@ from typing import Any
 from pitkit.adapters.encoding import Encoding, Observation, Row, Segment
 from pitkit.cards import Card
 from pitkit.core.actions import Action
+from pitkit.core.errors import BadActionError
 from pitkit.core.match import Match
 from pitkit.games.pits import Give, Pass, Phase, PitsHand, Play, Take
 from pitkit.games.pits.melds import KINDS
@@ -145,7 +146,7 @@ class PitsEncoding(Encoding):
 
     def decode(self, match: Match[Any, Any], seat: int, action_id: int) -> Action:
         if not 0 <= action_id < self.actions:
-            raise ValueError(f"no action id {action_id}")
+            raise BadActionError(f"no action id {action_id}")
         if action_id == 0:
             return Pass()
         if action_id < _TAKE:
@@ -156,7 +157,9 @@ class PitsEncoding(Encoding):
         mine = _hand(match).cards[seat]
         cards = tuple(card for i, card in enumerate(mine[:SLOTS]) if mask >> i & 1)
         if not cards or mask >> len(mine):
-            raise ValueError(f"action id {action_id} names places beyond the hand's {len(mine)}")
+            raise BadActionError(
+                f"action id {action_id} names places beyond the hand's {len(mine)}"
+            )
         return Play(READINGS[reading], cards)
 
 

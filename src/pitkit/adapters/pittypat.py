@@ -8,6 +8,7 @@ from typing import Any
 from pitkit.adapters.encoding import Encoding, Observation, Row, Segment
 from pitkit.cards import Card
 from pitkit.core.actions import Action
+from pitkit.core.errors import BadActionError
 from pitkit.core.match import Match
 from pitkit.games.pittypat import Draw, MatchCard, Phase, PittyPatHand
 from pitkit.games.pittypat.state import HAND_SIZE
@@ -83,7 +84,7 @@ class PittyPatEncoding(Encoding):
 
     def decode(self, match: Match[Any, Any], seat: int, action_id: int) -> Action:
         if not 0 <= action_id < self.actions:
-            raise ValueError(f"no action id {action_id}")
+            raise BadActionError(f"no action id {action_id}")
         if action_id == 0:
             return Draw()
         if action_id < _MATCH:
