@@ -44,6 +44,8 @@ LOTS = _all_lots()
 """Every valid lot, by size, then commodity (none first, then by value), then Bull, then Bear."""
 _LOT_ID = {lot: i for i, lot in enumerate(LOTS)}
 _PHASES = (Phase.SORTING, Phase.TRADING, Phase.OVER)
+# Looked up each observation: a dict is quicker than asking the Enum.
+_COMMODITY = {c: i for i, c in enumerate(Commodity)}
 WAIT, OPEN, WITHDRAW, CORNER = 0, 1, 2, 3
 _OFFER = 4
 _ACCEPT = _OFFER + len(LOTS)
@@ -99,11 +101,11 @@ class PitEncoding(Encoding):
         own = hand.offers.get(seat)
         mine = [0.0] * len(KINDS)
         if own is not None:
-            for card in own.cards:
-                mine[KINDS.index(card)] += 1 / MAX_LOT
+            for kind, n in own.facts.needs:
+                mine[kind] = n / MAX_LOT
         row.values("my offer", mine)
         row.one_hot("phase", _PHASES.index(hand.phase))
-        row.bits("commodities", (list(Commodity).index(c) for c in hand.commodities))
+        row.bits("commodities", (_COMMODITY[c] for c in hand.commodities))
         row.values("bull and bear", [float(match.rules.bull_and_bear)])
         row.one_hot("dealer", self.relative(hand.dealer, seat))
         offers = {o.seat: o.count for o in hand.open_offers()}
