@@ -71,3 +71,15 @@ def test_reset_always_leaves_the_seat_a_move() -> None:
     for seed in range(60):
         env.reset(seed=seed)
         assert not env.match.is_over and env.action_masks().any()
+
+
+def test_gymnasium_make() -> None:
+    import gymnasium
+
+    from pitkit.adapters.gym import register
+
+    assert register() == adapters.names()
+    env = gymnasium.make("pitkit/pitch-v0", players=4, short=True, opponent="heuristic")
+    observation, info = env.reset(seed=2)
+    assert observation.shape == env.observation_space.shape
+    assert info["action_mask"].any()

@@ -5,6 +5,9 @@
 >>> observation, info = env.reset(seed=1)
 >>> mask = env.action_masks()  # also info["action_mask"]
 
+`register()` registers every environment with Gymnasium, under the same
+names: ``gymnasium.make("pitkit/pitch-v0", players=4, short=True)``.
+
 The observation is the seat's `Encoding` vector; the legal ids come as a
 mask, from `action_masks()` (the name sb3-contrib's MaskablePPO asks for)
 and in `info["action_mask"]`. The other seats are played by the game's
@@ -24,8 +27,12 @@ from typing import Any, SupportsFloat
 
 import numpy as np
 from gymnasium import Env, spaces
+from gymnasium.envs.registration import register as gym_register
+from gymnasium.envs.registration import registry
 
 from pitkit import bots as bot_registry
+from pitkit.adapters import encoding as encoding_of
+from pitkit.adapters import names
 from pitkit.adapters.encoding import Mask, Observation, ranks_reward
 from pitkit.adapters.envs import WAIT, PitkitParallel, Seeds
 from pitkit.core.actions import Action
@@ -33,7 +40,7 @@ from pitkit.core.game import Bot
 from pitkit.core.match import Match
 from pitkit.play.bots import decide
 
-__all__ = ["PitkitGym"]
+__all__ = ["PitkitGym", "register"]
 
 
 class PitkitGym(Env[Observation, int]):
@@ -53,8 +60,6 @@ class PitkitGym(Env[Observation, int]):
     ) -> None:
         # The PettingZoo environment holds the game, the encoding and the
         # match, and plays Pit's ticks: one driver for both libraries.
-        from pitkit.adapters import encoding as encoding_of
-
         self._zoo = PitkitParallel(encoding_of(name), players, rules, short=short, max_ticks=None)
         self.game = self._zoo.game
         self.encoding = self._zoo.encoding
@@ -167,3 +172,11 @@ class PitkitGym(Env[Observation, int]):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}
+
+
+def register() -> list[str]:
+    """Register every environment with Gymnasium (`gymnasium.make`); their names."""
+    for name in names():
+        if name not in registry:
+            gym_register(id=name, entry_point=f"{__name__}:PitkitGym", kwargs={"name": name})
+    return names()
