@@ -76,6 +76,7 @@ def test_every_game_has_an_environment() -> None:
 def test_layouts_add_up(name: str) -> None:
     encoding = adapters.encoding(name)(games.get(adapters.encoding(name).game).default_players)
     assert encoding.size == sum(s.size for s in encoding.features.segments)
+    assert encoding.max_players == games.get(encoding.game).max_players
     assert len({s.name for s in encoding.moves.segments}) == len(encoding.moves.segments)
 
 

@@ -41,7 +41,7 @@ class Segment(NamedTuple):
 
 
 class Table(NamedTuple):
-    """Segments laid end to end: where each one starts, and the total size."""
+    """Segments laid end to end: an observation's layout, or the action ids'."""
 
     segments: tuple[Segment, ...]
 
@@ -53,7 +53,7 @@ class Table(NamedTuple):
 
 class Row:
     """An observation being written, segment by segment in the layout's order
-    (each `put` names its segment, so a layout and its writer cannot drift apart)."""
+    (each write names its segment, so a layout and its writer cannot drift apart)."""
 
     def __init__(self, layout: Table) -> None:
         self.data = np.zeros(layout.size, dtype=np.float32)
