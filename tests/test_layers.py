@@ -1,10 +1,11 @@
 """The layers of pitkit (docs/api.md § Layers), kept by walking every import.
 
-    cards < core < games < play < bots < arena < {cli, server}
+    cards < core < games < play < bots < arena < {adapters, cli, server}
 
 A module may import from its own layer and the layers before it, never from
-one after it. cli and server are both clients of everything before them;
-the CLI starts the server (`pitkit serve`), so cli may import server, and
+one after it. adapters, cli and server are clients of everything before
+them; nothing imports adapters (the optional extra: PettingZoo, Gymnasium).
+The CLI starts the server (`pitkit serve`), so cli may import server, and
 server never imports cli. Every import counts, those inside functions too,
 so a late import cannot hide a cycle.
 """
@@ -18,8 +19,10 @@ from pathlib import Path
 import pitkit
 
 SRC = Path(pitkit.__file__).parent
-ORDER = ["cards", "core", "games", "play", "bots", "arena", "server", "cli"]
+ORDER = ["cards", "core", "games", "play", "bots", "arena", "adapters", "server", "cli"]
 """The layers in order; of the last two, the CLI may start the server."""
+OPTIONAL = "adapters"
+"""A client layer that no other layer imports: it needs the optional extra."""
 
 
 def layer(module: str) -> str | None:
@@ -79,6 +82,17 @@ def test_no_module_imports_from_a_later_layer() -> None:
             if other is not None and ORDER.index(other) > ORDER.index(own):
                 wrong.append(f"{path.relative_to(SRC)}:{line} ({own}) imports {target} ({other})")
     assert not wrong, "imports against the layers:\n" + "\n".join(wrong)
+
+
+def test_nothing_imports_the_adapters() -> None:
+    wrong = [
+        f"{path.relative_to(SRC)}:{line} imports {target}"
+        for path in sources()
+        if layer(module_name(path)) != OPTIONAL
+        for line, target in imports(path)
+        if target.startswith(f"pitkit.{OPTIONAL}")
+    ]
+    assert not wrong, "the optional adapters imported elsewhere:\n" + "\n".join(wrong)
 
 
 def test_no_cycles_between_packages() -> None:

@@ -1,0 +1,89 @@
+"""Steps a second of every adapters environment, with random masked actions.
+
+A step is one `env.step`: one seat's action in an AEC environment (Pits,
+Ace Pit, Pitty Pat, Pitch), one tick of every seat in Pit's Parallel
+environment (each seat picks uniformly among its legal ids, waiting
+included), one learner's step in the Gymnasium environment (the bots' moves
+in between included). Short matches (one hand), restarted as they end.
+Timed in CPU seconds of this process.
+
+Run (with the ``adapters`` extra): ``python benchmarks/adapters_speed.py [--seconds 2]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from pitkit import adapters, games
+from pitkit.adapters import PitkitAEC, PitkitParallel
+from pitkit.adapters.gym import PitkitGym
+
+
+def aec_rate(env: PitkitAEC, seconds: float, rng: np.random.Generator) -> float:
+    steps, start, seed = 0, time.process_time(), 0
+    env.reset(seed=seed)
+    while time.process_time() - start < seconds:
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            if not env.agents:
+                seed += 1
+                env.reset(seed=seed)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        steps += 1
+    return steps / (time.process_time() - start)
+
+
+def parallel_rate(env: PitkitParallel, seconds: float, rng: np.random.Generator) -> float:
+    steps, start, seed = 0, time.process_time(), 0
+    observations, _ = env.reset(seed=seed)
+    while time.process_time() - start < seconds:
+        if not env.agents:
+            seed += 1
+            observations, _ = env.reset(seed=seed)
+        actions = {
+            a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) for a in env.agents
+        }
+        observations, *_ = env.step(actions)
+        steps += 1
+    return steps / (time.process_time() - start)
+
+
+def gym_rate(env: PitkitGym, seconds: float, rng: np.random.Generator) -> float:
+    steps, start, seed = 0, time.process_time(), 0
+    env.reset(seed=seed)
+    while time.process_time() - start < seconds:
+        _, _, terminated, truncated, _ = env.step(
+            int(rng.choice(np.flatnonzero(env.action_masks())))
+        )
+        steps += 1
+        if terminated or truncated:
+            seed += 1
+            env.reset(seed=seed)
+    return steps / (time.process_time() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    print("| environment | PettingZoo steps/s | Gymnasium steps/s (vs heuristic bots) |")
+    print("|---|---|---|")
+    for name in adapters.names():
+        env = adapters.make(name, short=True)
+        if isinstance(env, PitkitParallel):
+            zoo = parallel_rate(env, args.seconds, rng)
+        else:
+            zoo = aec_rate(env, args.seconds, rng)
+        bot = games.get(adapters.encoding(name).game).heuristic or "random"
+        gym = gym_rate(PitkitGym(name, short=True, opponent=bot), args.seconds, rng)
+        print(f"| {name} | {zoo:,.0f} | {gym:,.0f} |")
+
+
+if __name__ == "__main__":
+    main()
