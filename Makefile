@@ -11,7 +11,7 @@ $(BIN)/pitkit: pyproject.toml
 	touch $@
 
 $(VENV)/.dev: $(BIN)/pitkit
-	$(BIN)/pip install -q -e '.[dev,postgres]'
+	$(BIN)/pip install -q -e '.[dev,postgres,adapters,openspiel]'
 	touch $@
 
 run: $(BIN)/pitkit
@@ -49,7 +49,7 @@ node_modules/.bin/tsc: package.json package-lock.json
 	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q haproxy
 
 test: lint /usr/bin/chromium /usr/lib/postgresql /usr/sbin/haproxy
-	PITKIT_REQUIRE_POSTGRES=1 $(BIN)/pytest
+	PITKIT_REQUIRE_POSTGRES=1 $(BIN)/pytest -n 2
 	$(MAKE) test-compiled
 
 # The build `pip install .` makes, with the games' engines compiled by mypyc
@@ -59,12 +59,12 @@ test: lint /usr/bin/chromium /usr/lib/postgresql /usr/sbin/haproxy
 COMPILED := .venv-compiled
 test-compiled: $(VENV)/.dev /usr/lib/postgresql
 	test -x $(COMPILED)/bin/python || $(PYTHON) -m venv $(COMPILED)
-	HATCH_BUILD_NO_HOOKS=true $(COMPILED)/bin/pip install -q '.[dev,postgres]'  # the dependencies
+	HATCH_BUILD_NO_HOOKS=true $(COMPILED)/bin/pip install -q '.[dev,postgres,adapters,openspiel]'  # the dependencies
 	$(COMPILED)/bin/pip install -q --force-reinstall --no-deps .
 	cd / && $(CURDIR)/$(COMPILED)/bin/python -c \
 		"from importlib import import_module as i; g = 'acepit pit pitch pits pittypat'.split(); \
 		p = [i(f'pitkit.games.{n}.state').__file__ for n in g]; assert all(f.endswith('.so') for f in p), p"
-	$(COMPILED)/bin/pytest --ignore=tests/browser --ignore=tests/server
+	$(COMPILED)/bin/pytest -n 2 --ignore=tests/browser --ignore=tests/server
 
 clean:
 	rm -rf $(VENV) $(COMPILED) .mypy_cache .pytest_cache .ruff_cache

@@ -68,10 +68,15 @@ def test_sigkill_loses_no_acknowledged_action(serve: Callable[[], Process], data
     seen: dict[str, int] = {}
 
     async def first_run() -> None:
-        until = time.monotonic() + 1.5
-        tasks = [asyncio.create_task(_play(p, until + 5)) for p in players]
-        tasks += [asyncio.create_task(_watch(w, seen, until + 5)) for w in watchers]
-        await asyncio.sleep(until - time.monotonic())
+        # Kill once play is in full swing (a busy machine takes longer to get there).
+        until = time.monotonic() + 60
+        tasks = [asyncio.create_task(_play(p, until)) for p in players]
+        tasks += [asyncio.create_task(_watch(w, seen, until)) for w in watchers]
+        await asyncio.sleep(1.5)
+        while time.monotonic() < until and (
+            sum(len(p.acked) for p in players) <= 100 or len(seen) < len(bot_tables)
+        ):
+            await asyncio.sleep(0.1)
         server.kill()  # in the middle of everything, with actions in flight
         await asyncio.gather(*tasks)
 
