@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page
 
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import screenshot, wait_state
+from tests.browser.helpers import click_simplest, my_turn, screenshot, wait_state
 
 # The viewports: (width, height, a phone with touch).
 SIZES = {
@@ -114,8 +115,9 @@ def phone_or_desk(browser: Browser, request: pytest.FixtureRequest) -> Iterator[
 
 
 def sit_down(page: Page, server: ServerThread, game: str, bot: str) -> None:
-    """Open seat 0 of a new table with bots, and wait until it shows a hand in play
-    (for Pit: the pit open and an offer on the table, to check the offers too)."""
+    """Open seat 0 of a new table with bots, and wait until it shows a hand in play:
+    for Pit, the pit open and an offer on the table; for Pitch, past the bidding, with
+    cards played on the table; else this seat's turn."""
     players, rules = GAMES[game]
     _, invite = server.create(game, [None, *[bot] * (players - 1)], rules, bot_delay=0.05)
     page.goto(invite)
@@ -128,6 +130,12 @@ def sit_down(page: Page, server: ServerThread, game: str, bot: str) -> None:
         page.wait_for_selector(".offer-tile", timeout=20_000)
     else:
         page.wait_for_selector("body[data-turn=me][data-busy=false]")
+    deadline = time.monotonic() + 30
+    while game == "pitch" and not (page.locator(".placed").count() and my_turn(page)):
+        assert time.monotonic() < deadline, "no trick in play"
+        if my_turn(page):
+            click_simplest(page)
+        page.wait_for_timeout(100)
     page.wait_for_timeout(300)  # the last redraw settles
 
 

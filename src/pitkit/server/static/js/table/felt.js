@@ -5,7 +5,7 @@ import {h, morph, plural} from '../dom.js';
 import {backsEl} from '../cards.js';
 import * as store from '../store.js';
 import {S, realtime} from './state.js';
-import {seatInfo, seatName, seatPlace} from './seats.js';
+import {plateWide, seatInfo, seatName, seatPlace} from './seats.js';
 import {ctx} from './ctx.js';
 import {closeTable, showInvite, startNow} from './dialogs.js';
 
@@ -71,7 +71,7 @@ function seatPlate(i, view) {
   const label = [seatName(i), i === S.seat ? '(you)' : '', count != null ? plural(count, 'card') : '',
     turn ? 'to play' : ''].filter(Boolean).join(', ');
   return h('section', {
-    class: `seat${turn ? ' turn' : ''}${i === S.seat ? ' me' : ''}`,
+    class: `seat${turn ? ' turn' : ''}${i === S.seat ? ' me' : ''}${plateWide(i) ? ' wide' : ''}`,
     style: seatPlace(i), dataset: {seat: i}, 'aria-label': label,
   },
   h('div', {class: 'seat-name'}, seatName(i), i === S.seat ? h('span', {class: 'you'}, ' (you)') : null),

@@ -106,6 +106,17 @@ export function seatPlace(seat) {
 }
 
 /**
+ * Whether a seat's plate is low and wide (all on a line or two): yours, and a seat
+ * straight across the table, where there is room sideways but not in height. The
+ * others stack their lines, narrow, beside the middle of the table.
+ * @param {number} seat
+ */
+export function plateWide(seat) {
+  const {dx, dy} = seatSpot(seat);
+  return dy > 0.5 || (Math.abs(dx) < 0.3 && !NARROW.matches);
+}
+
+/**
  * CSS position (percent of the table's middle) a fraction `r` of the way from the centre
  * toward a seat's plate: where the cards it plays land.
  * @param {number} seat
