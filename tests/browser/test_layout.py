@@ -36,8 +36,8 @@ GAMES: dict[str, tuple[int, dict[str, Any]]] = {
     "pitty-pat": (3, {}),
     "pitch": (4, {}),
 }
-SHOTS = set(GAMES)
-SHOT_SIZES = {"1280x657", "1440x900", "390x844", "360x740"}
+SHOTS = {"pit", "pitch", "pits"}
+SHOT_SIZES = {"1440x900", "390x844", "360x740"}
 TOUCH_PX = 44  # the smallest control a finger hits reliably (WCAG 2.5.5)
 SLACK = 1  # sub-pixel rounding
 
