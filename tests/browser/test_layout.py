@@ -23,6 +23,7 @@ from tests.browser.helpers import click_simplest, my_turn, screenshot, wait_stat
 # The viewports: (width, height, a phone with touch).
 SIZES = {
     "1280x657": (1280, 657, False),
+    "1366x800": (1366, 800, False),
     "1440x900": (1440, 900, False),
     "1920x960": (1920, 960, False),
     "390x844": (390, 844, True),
