@@ -92,13 +92,14 @@ def play_until_over(
     return clicks
 
 
-def screenshot(page: Page, name: str) -> Path:
-    """Save the page as docs/screenshots/<name>.png (after the last redraw settles)."""
+def screenshot(page: Page, name: str, full_page: bool = True) -> Path:
+    """Save the page as docs/screenshots/<name>.png (after the last redraw settles):
+    the whole page, or with `full_page=False` only what the screen shows."""
     page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_timeout(350)
     path = SCREENSHOTS / f"{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 

@@ -5,7 +5,8 @@
 import {addSprite} from './cards.js';
 import {TableSocket} from './conn.js';
 import * as store from './store.js';
-import {S, link, setPainter} from './table/state.js';
+import {S, draw, link, setPainter} from './table/state.js';
+import {NARROW} from './table/seats.js';
 import {hello, onMessage, onState, watchdog} from './table/net.js';
 import {rename, showHelp, showInvite, watchDialog} from './table/dialogs.js';
 import {onKey} from './table/keyboard.js';
@@ -36,6 +37,7 @@ function start() {
   watchDialog();
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', () => location.reload());
+  NARROW.addEventListener('change', draw); // the seats move between the oval and the row
   const socket = new TableSocket(S.tableId, {hello, message: onMessage, state: onState});
   link.socket = socket;
   setInterval(watchdog, 1000);

@@ -70,7 +70,7 @@ export function drawMine() {
   else if (S.legal.length && ready) text = game.hint(view, ctx, actions) || 'Your turn.';
   else if (S.legal.length) text = 'Sending…';
   else text = waitingFor();
-  hint.textContent = text;
+  morph(hint, h('p', {}, keyHints(text)));
   hint.classList.toggle('your-turn', !!(S.legal.length && !realtime() && !spectator));
 
   // The action bar: completed selections first (gold), then the other actions.
@@ -126,6 +126,16 @@ export function drawMine() {
   const live = handBox.querySelectorAll('.card');
   const target = live[S.focus];
   if (focusedCard && target instanceof HTMLElement && active !== target) target.focus();
+}
+
+/**
+ * A hint's words, with the keys it names ("(P)", "(Enter)", "(keys 2, 3, 4)") marked as
+ * for a keyboard only: the stylesheet hides them on a touch screen.
+ * @param {string} text
+ */
+function keyHints(text) {
+  return text.split(/( \((?:[A-Z]|Enter|Esc|keys [^)]*)\))/)
+    .map((part, i) => (i % 2 ? h('span', {class: 'keyboard-only'}, part) : part));
 }
 
 /** @type {WeakMap<Element, object>} */

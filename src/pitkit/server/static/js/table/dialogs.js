@@ -148,8 +148,8 @@ export function showHelp() {
   const title = S.info ? S.info.title : S.table ? S.table.title : '';
   const body = [
     ...(S.game ? S.game.help.map((p) => h('p', {}, p)) : []),
-    h('h3', {}, 'Keyboard'),
-    h('dl', {class: 'keys'}, keys.map(([k, what]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, what)])),
+    h('h3', {class: 'keyboard-only'}, 'Keyboard'),
+    h('dl', {class: 'keys keyboard-only'}, keys.map(([k, what]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, what)])),
   ];
   openDialog('help', title ? `How to play ${title}` : 'How to play', body,
     [h('button', {class: 'primary', type: 'button', onclick: closeDialog}, 'Close')]);

@@ -5,7 +5,7 @@ import {h, morph, plural} from '../dom.js';
 import {backsEl} from '../cards.js';
 import * as store from '../store.js';
 import {S, realtime} from './state.js';
-import {seatInfo, seatName, toward} from './seats.js';
+import {plateWide, seatInfo, seatName, seatPlace} from './seats.js';
 import {ctx} from './ctx.js';
 import {closeTable, showInvite, startNow} from './dialogs.js';
 
@@ -19,8 +19,10 @@ export function drawFelt() {
   const felt = document.getElementById('felt');
   if (!felt || !S.table) return;
   const view = S.view;
-  const seats = [];
-  for (let i = 0; i < S.table.players; i++) seats.push(seatPlate(i, view));
+  // Your plate, then the others in the order of play (to your left first).
+  const n = S.table.players;
+  const me = S.seat ?? 0;
+  const [mine, ...others] = [...Array(n).keys()].map((k) => seatPlate((me + k) % n, view));
   const centre = h('div', {class: 'centre-layer'});
   const ended = ENDED[S.table.status];
   if (ended) centre.append(h('div', {class: 'centre-box ended', role: 'status'}, h('p', {}, `${ended}: ${S.table.problem}.`)));
@@ -31,7 +33,9 @@ export function drawFelt() {
   } else if (!ended) {
     centre.append(h('div', {class: 'centre-box'}, h('p', {}, 'Loading…')));
   }
-  morph(felt, h('div', {}, centre, ...seats));
+  // The other plates share a row: a row of its own on a phone; elsewhere the row makes
+  // no box, and each plate sits around the oval (seats.js).
+  morph(felt, h('div', {}, h('div', {class: 'seat-row'}, others), centre, mine));
 }
 
 /**
@@ -67,8 +71,8 @@ function seatPlate(i, view) {
   const label = [seatName(i), i === S.seat ? '(you)' : '', count != null ? plural(count, 'card') : '',
     turn ? 'to play' : ''].filter(Boolean).join(', ');
   return h('section', {
-    class: `seat${turn ? ' turn' : ''}${i === S.seat ? ' me' : ''}`,
-    style: toward(i, 1), dataset: {seat: i}, 'aria-label': label,
+    class: `seat${turn ? ' turn' : ''}${i === S.seat ? ' me' : ''}${plateWide(i) ? ' wide' : ''}`,
+    style: seatPlace(i), dataset: {seat: i}, 'aria-label': label,
   },
   h('div', {class: 'seat-name'}, seatName(i), i === S.seat ? h('span', {class: 'you'}, ' (you)') : null),
   count != null ? h('div', {class: 'seat-count'}, backsEl(count), plural(count, 'card')) : null,

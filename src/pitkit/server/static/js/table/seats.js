@@ -61,22 +61,69 @@ export function does(i, verbText) {
 }
 
 /**
+ * Phones: the felt is taller than wide, with no room for seats around an oval (they
+ * would cover the middle of the table). There the stylesheet lays the other seats out
+ * in a row along the top, and yours along the bottom. The stylesheet's phone width.
+ */
+export const NARROW = matchMedia('(max-width: 40rem)');
+
+/**
  * Where a seat sits: you at the bottom, play going to your left (clockwise on screen).
+ * `x`, `y`: the seat's point on the felt's edge (percent of the felt); `dx`, `dy`: the
+ * direction from the middle toward it (-1 to 1).
  * @param {number} seat
  */
-function seatAngle(seat) {
+function seatSpot(seat) {
   const n = S.table ? S.table.players : 1;
   const me = S.seat ?? 0;
   const k = (seat - me + n) % n;
-  return Math.PI / 2 + (2 * Math.PI * k) / n;
+  if (NARROW.matches) {
+    if (k === 0) return {x: 50, y: 100, dx: 0, dy: 1};
+    // In the row: left to right, in the order of play.
+    const x = n > 2 ? (100 * (k - 0.5)) / (n - 1) : 50;
+    return {x, y: 0, dx: x / 50 - 1, dy: -1};
+  }
+  const a = Math.PI / 2 + (2 * Math.PI * k) / n;
+  const [dx, dy] = [Math.cos(a), Math.sin(a)];
+  // Around an oval pushed toward a rectangle's corners: a seat at a slant sits nearer its
+  // corner (over the rim), away from the middle of the table.
+  const out = (/** @type {number} */ v) => Math.sign(v) * Math.abs(v) ** 0.6;
+  return {x: 50 + 48 * out(dx), y: 50 + 47 * out(dy), dx, dy};
 }
 
 /**
- * CSS position (percent of the felt) a fraction `r` of the way from the centre to a seat.
+ * Where a seat's plate sits on the oval: at the seat's point on the felt's edge, the
+ * plate on the inner side of that point (a top seat hangs down from it, a left seat
+ * reaches right), so that a plate stays on the felt, and on the screen, whatever the
+ * felt's size. On a phone, nothing: the plates are in rows.
+ * @param {number} seat
+ * @returns {Partial<CSSStyleDeclaration>}
+ */
+export function seatPlace(seat) {
+  if (NARROW.matches) return {};
+  const {x, y, dx, dy} = seatSpot(seat);
+  return {left: `${x}%`, top: `${y}%`, translate: `${-50 - 50 * dx}% ${-50 - 50 * dy}%`};
+}
+
+/**
+ * Whether a seat's plate is low and wide (all on a line or two): yours, and a seat
+ * straight across the table, where there is room sideways but not in height. The
+ * others stack their lines, narrow, beside the middle of the table.
+ * @param {number} seat
+ */
+export function plateWide(seat) {
+  const {dx, dy} = seatSpot(seat);
+  return dy > 0.5 || (Math.abs(dx) < 0.3 && !NARROW.matches);
+}
+
+/**
+ * CSS position (percent of the table's middle) a fraction `r` of the way from the centre
+ * toward a seat's plate: where the cards it plays land.
  * @param {number} seat
  * @param {number} r
  */
 export function toward(seat, r) {
-  const a = seatAngle(seat);
-  return {left: `${50 + 44 * r * Math.cos(a)}%`, top: `${50 + 40 * r * Math.sin(a)}%`};
+  const {x, y, dx, dy} = seatSpot(seat);
+  const [px, py] = NARROW.matches ? [x, y] : [50 + 44 * dx, 50 + 40 * dy];
+  return {left: `${50 + r * (px - 50)}%`, top: `${50 + r * (py - 50)}%`};
 }
