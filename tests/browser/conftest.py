@@ -117,9 +117,25 @@ def browser() -> Iterator[Browser]:
         b.close()
 
 
+# A browser that has played before knows its player's name, and an invitation then
+# seats them at once; a newcomer's browser asks first (test_tables tests that).
+_KNOWN_NAME = """(() => {
+  try {
+    const data = JSON.parse(localStorage.getItem('pitkit.v1') || '{}') || {};
+    if (!data.name) localStorage.setItem('pitkit.v1', JSON.stringify({...data, name: 'Tess'}));
+  } catch (e) {}
+})()"""
+
+
+def known_player(ctx: BrowserContext) -> BrowserContext:
+    """`ctx`, as a browser that knows its player's name ("Tess")."""
+    ctx.add_init_script(_KNOWN_NAME)
+    return ctx
+
+
 @pytest.fixture
 def context(browser: Browser) -> Iterator[BrowserContext]:
-    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    ctx = known_player(browser.new_context(viewport={"width": 1366, "height": 900}))
     ctx.set_default_timeout(15_000)
     yield ctx
     ctx.close()

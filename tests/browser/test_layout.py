@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page
 
-from tests.browser.conftest import ServerThread
+from tests.browser.conftest import ServerThread, known_player
 from tests.browser.helpers import click_simplest, my_turn, screenshot, wait_state
 
 # The viewports: (width, height, a phone with touch).
@@ -97,8 +97,10 @@ def opponents(server: ServerThread) -> dict[str, str]:
 def phone_or_desk(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     """A page at the test's size (a phone has touch); any script error fails the test."""
     width, height, touch = SIZES[request.node.callspec.params["size"]]
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch
+    context = known_player(
+        browser.new_context(
+            viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch
+        )
     )
     context.set_default_timeout(15_000)
     page = context.new_page()

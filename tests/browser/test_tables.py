@@ -70,13 +70,35 @@ def test_a_friend_joins_by_invitation(
     other = context.browser.new_context() if context.browser else None
     assert other is not None
     try:
+        # The friend's browser is new to pitkit: it asks their name before they sit.
         guest = other.new_page()
         guest.goto(friend)
+        name = guest.get_by_role("dialog")
+        expect(name).to_contain_text("What should the others call you?")
+        guest.fill("#name-field", "Bea")
+        guest.get_by_role("button", name="Sit down").click()
         wait_state(guest, "playing")
+        seats = server.http.get(f"/api/tables/{created['table']['id']}").json()["seats"]
+        assert seats[1]["name"] == "Bea"
         wait_state(page, "playing")
         assert guest.get_attribute("body", "data-seat") == "1"
         assert page.get_attribute("body", "data-seat") == "0"
         expect(page.locator(".seat[data-seat='1']")).not_to_contain_text("open")
+        # The friend's seat answers to their own secret now: the invitation (which the
+        # host holds too) opens nothing, and a third person opening it only watches.
+        assert "#token=" in guest.url and friend.split("#token=")[1] not in guest.url
+        third = other.browser.new_context() if other.browser else None
+        assert third is not None
+        try:
+            late = third.new_page()
+            late.goto(friend)
+            expect(late.locator("body")).to_contain_text("seat is taken")
+            expect(late.locator("body")).to_have_attribute("data-seat", "")
+        finally:
+            third.close()
+        guest.reload()  # the friend keeps the seat through a reload
+        wait_state(guest, "playing")
+        assert guest.get_attribute("body", "data-seat") == "1"
     finally:
         other.close()
 

@@ -93,9 +93,12 @@ def _gzip(lines: list[dict[str, Any]]) -> bytes:
 # -- a server with tables in every state, backed up and restored --------------------
 
 
-def _join(server: ServerThread, tid: str, token: str, name: str) -> None:
+def _join(server: ServerThread, tid: str, token: str, name: str) -> str:
+    """Claim the invitation's seat; returns the seat's own secret (the invitation's dead now)."""
     joined = server.http.post(f"/api/tables/{tid}/join", json={"token": token, "name": name})
     assert joined.status_code == 200, joined.text
+    secret: str = joined.json()["token"]
+    return secret
 
 
 def _settle(server: ServerThread, tid: str, seat: int) -> dict[str, Any]:
@@ -126,14 +129,14 @@ def _tables_in_every_state(server: ServerThread) -> dict[str, Any]:
     create("waiting", game="ace-pit", seats=["open", "open"], settings=dict(people))
     duel = create("duel", game="ace-pit", seats=["open", "open"], settings=dict(people))
     for seat, token in made["tokens"][duel].items():
-        _join(server, duel, token, f"P{seat}")
+        made["tokens"][duel][seat] = _join(server, duel, token, f"P{seat}")
     versus = create(
         "versus", game="pitty-pat", seats=["open", "random", "random"], settings=dict(people)
     )
-    _join(server, versus, made["tokens"][versus][0], "Ann")
+    made["tokens"][versus][0] = _join(server, versus, made["tokens"][versus][0], "Ann")
     pit = create("pit", game="pit", players=3, seats=["open"] * 3, settings=dict(people))
     for seat, token in made["tokens"][pit].items():
-        _join(server, pit, token, f"T{seat}")
+        made["tokens"][pit][seat] = _join(server, pit, token, f"T{seat}")
     over = create("over", game="ace-pit", seats=["greedy", "random"], settings={"bot_delay": 0})
     server.wait_for(over, "over", timeout=60)
     host = {"Authorization": f"Bearer {made['hosts'][over]}"}

@@ -100,7 +100,7 @@ def test_a_table_moves_to_another_worker_and_play_goes_on(tmp_path: Path, pg_url
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
             assert tid not in first.app.state.manager.tables
             assert tid in second.app.state.manager.tables
-            moved = TableClient(second.base, tid, token)
+            moved = TableClient(second.base, tid, player.token)  # the seat's own secret
             await moved.connect()
             assert (await moved.recv_type("sync"))["version"] >= player.version
             bot = RandomPlayer(moved, seed=1)

@@ -371,6 +371,7 @@ def _set_up(server: ServerThread) -> Tables:
             f"/api/tables/{playing['table']['id']}/join", json={"token": seat["token"]}
         )
         assert joined.status_code == 200, joined.text
+        seat["token"] = joined.json()["token"]  # the seat's own secret from now on
     server.wait_for(playing["table"]["id"], "playing")
     server.wait_for(over["table"]["id"], "over")
     made = {"waiting": waiting, "playing": playing, "over": over}

@@ -54,12 +54,14 @@ def _join(server: ServerThread, tid: str, token: str | None) -> TableClient:
 async def _seated(
     server: ServerThread, tid: str, tokens: list[str]
 ) -> tuple[list[TableClient], TableClient]:
-    """Every seat's player at the table, once the match has started, and the one to move."""
+    """Every seat's player at the table, once the match has started, and the one to move.
+    `tokens` become the seats' own secrets (claiming a seat replaces its invitation)."""
     clients = [_join(server, tid, t) for t in tokens]
     for c in clients:
         await c.connect(name="P")
     for c in clients:
         await c.recv_type("sync")
+    tokens[:] = [c.token for c in clients]
     return clients, next(c for c in clients if c.legal)
 
 
@@ -245,8 +247,12 @@ def test_spectators_never_lock_a_player_out(make_server: Callable[..., ServerThr
             await w.recv_type("welcome")
         await watchers[3].connect()
         assert (await watchers[3].recv_type("error"))["code"] == "table_full"
-        devices = [_join(server, tid, token) for _ in range(3)]
-        for d in devices:
+        devices = [_join(server, tid, token)]
+        await devices[0].connect(name="Al")
+        await devices[0].recv_type("welcome")
+        # The same player on two more devices, with the seat's own secret.
+        devices += [_join(server, tid, devices[0].token) for _ in range(2)]
+        for d in devices[1:]:
             await d.connect(name="Al")
             await d.recv_type("welcome")
         # The seat's third socket closed its oldest: the newest device wins.

@@ -26,7 +26,16 @@ def test_create_join_and_start(server: ServerThread) -> None:
     joined = server.http.post(
         f"/api/tables/{table['id']}/join", json={"token": invites[0]["token"], "name": "Ann"}
     )
-    assert joined.json() == {"seat": 0}
+    # Claimed: the seat answers to its own new secret, and the invitation (which the
+    # host holds too) opens nothing now; whoever tries it is told the seat is taken.
+    secret = joined.json()["token"]
+    assert joined.json()["seat"] == 0 and secret and secret != invites[0]["token"]
+    again = server.http.post(
+        f"/api/tables/{table['id']}/join", json={"token": invites[0]["token"], "name": "Eve"}
+    )
+    assert again.status_code == 403 and "taken: Ann has it" in again.json()["detail"]
+    mine = server.http.post(f"/api/tables/{table['id']}/join", json={"token": secret})
+    assert mine.json() == {"seat": 0, "token": None}
     assert server.table(table["id"])["status"] == "waiting"
     server.http.post(f"/api/tables/{table['id']}/join", json={"token": invites[2]["token"]})
     info = server.table(table["id"])

@@ -87,7 +87,9 @@ def _play(server: LoggedServer, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     tid, host = created["table"]["id"], created["host_token"]
     seats = [s["token"] for s in created["seats"]]
     bearer = {"Authorization": f"Bearer {host}"}
-    assert http.post(f"/api/tables/{tid}/join", json={"token": seats[0], "name": "Ann"}).is_success
+    joined = http.post(f"/api/tables/{tid}/join", json={"token": seats[0], "name": "Ann"})
+    assert joined.is_success
+    seats.append(joined.json()["token"])  # seat 0's own secret: the invitation is spent
     assert http.post(f"/api/tables/{tid}/join", json={"token": host}).status_code == 403
     assert http.get(f"/t/{tid}?token={seats[1]}").status_code == 200  # a careless link
     # A wrong host token (a seat's) over Authorization; the right one closes the table below.
@@ -103,7 +105,7 @@ def _play(server: LoggedServer, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     monkeypatch.setattr(app_module, "parse", parse)
 
     async def main() -> None:
-        a = TableClient(server.base, tid, seats[0])
+        a = TableClient(server.base, tid, seats[2])
         b = TableClient(server.base, tid, seats[1])
         for c in (a, b):
             await c.connect(name="Bo")
@@ -113,7 +115,7 @@ def _play(server: LoggedServer, monkeypatch: pytest.MonkeyPatch) -> list[str]:
         await mover.send({"type": "act", "action": mover.legal[0], "version": mover.version})
         await mover.recv_type("ack")
         # Refused messages holding a token: a second hello, a token for an action.
-        await a.send({"type": "hello", "token": seats[0]})
+        await a.send({"type": "hello", "token": seats[2]})
         assert (await a.recv_type("error"))["code"] == "already_joined"
         await b.send({"type": "act", "action": host, "version": 0})
         assert (await b.recv_type("error"))["code"] in ("bad_action", "stale", "not_your_turn")
@@ -121,10 +123,11 @@ def _play(server: LoggedServer, monkeypatch: pytest.MonkeyPatch) -> list[str]:
         assert (await b.recv_type("error"))["code"] == "server_error"
         for c in (a, b):
             await c.close()
+        seats.append(str(b.token))  # seat 1's own secret, from its welcome
         # A script's socket sending the host token as a header too (logged at DEBUG).
-        url = a.url + f"?token={seats[0]}"
+        url = a.url + f"?token={seats[2]}"
         async with connect(url, additional_headers=bearer) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": seats[0]}))
+            await ws.send(json.dumps({"type": "hello", "token": seats[2]}))
             assert json.loads(await ws.recv())["type"] == "welcome"
 
     run(main())

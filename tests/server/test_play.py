@@ -104,14 +104,14 @@ def test_resume_gets_missed_events_or_a_full_view(server: ServerThread) -> None:
         assert b.version and b.version >= 6
         # Reconnect from an older version: only the missed events come, as one update.
         old = b.version - 3
-        b2 = TableClient(server.base, tid, tokens[1])
+        b2 = TableClient(server.base, tid, b.token)  # the seat's own secret, since claimed
         b2.match, b2.version = b.match, old
         await b2.connect(resume=True)
         await b2.recv_type("welcome")
         update = await b2.recv()
         assert update["type"] == "update" and update["from"] == old
         # Unknown history (another match number): a full view.
-        b3 = TableClient(server.base, tid, tokens[1])
+        b3 = TableClient(server.base, tid, b.token)
         b3.match, b3.version = 99, 0
         await b3.connect(resume=True)
         await b3.recv_type("welcome")
@@ -175,7 +175,7 @@ def test_absent_player_is_replaced_by_a_bot_and_comes_back(server: ServerThread)
                 await player._maybe_act()
         assert (a.version or 0) >= 20
         assert server.table(tid)["seats"][1]["away"] is True
-        b2 = await _join(server, tid, tokens[1])
+        b2 = await _join(server, tid, b.token)  # the seat's own secret, since claimed
         info = server.table(tid)
         assert info["seats"][1]["away"] is False and info["seats"][1]["connected"] is True
         await b2.close()

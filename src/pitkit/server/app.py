@@ -138,9 +138,11 @@ class SeatChange(Body):
 
 
 class Joined(BaseModel):
-    """The seat a token holds."""
+    """The seat a token holds; `token`: the seat's own secret, when this call claimed
+    it (the invitation opens nothing from now on)."""
 
     seat: int
+    token: str | None = None
 
 
 class EventSeat(BaseModel):
@@ -418,7 +420,8 @@ def create_app(
         """Claim the open seat the token belongs to (or rename oneself)."""
         table = await table_or_404(table_id)
         try:
-            return Joined(seat=await table.join(body.token, body.name))
+            seat, secret = await table.join(body.token, body.name)
+            return Joined(seat=seat, token=secret)
         except ProtocolError as exc:
             metrics.refused(exc.code)
             raise HTTPException(_STATUS.get(exc.code, 400), exc.reason) from None

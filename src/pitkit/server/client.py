@@ -74,6 +74,8 @@ class TableClient:
         kind = message.get("type")
         if kind == "welcome":
             self.seat, self.table = message["seat"], message["table"]
+            # A claimed seat's own secret replaces the invitation, which opens nothing now.
+            self.token = message.get("token", self.token)
         elif kind == "table":
             self.table = message["table"]
         elif kind == "sync":

@@ -216,6 +216,9 @@ class Table:
         self._recheck: asyncio.Task[None] | None = None
         self._verify = False
         """Set when a store failed: memory may be behind what the database holds."""
+        self._claimed: dict[str, int] = {}
+        """Invitations (by hash) whose seat was claimed since the server started: the
+        seat they opened, to say it is taken."""
         self.on_step: Callable[[Table], None] | None = None
         """Told of every stored step and new match (an event's table feeds its event)."""
         if record.match is not None:
@@ -379,6 +382,19 @@ class Table:
                 return seat
         return None
 
+    def _refusal(self, token: str) -> ProtocolError:
+        """Why `token` opens no seat: an invitation whose seat was claimed says so."""
+        index = self._claimed.get(hash_token(token))
+        if index is None:
+            return ProtocolError("bad_token")
+        seat = self.seats[index]
+        holder = seat.label if seat.kind == "player" else "someone else"
+        return ProtocolError(
+            "bad_token",
+            f"this invitation's seat is taken: {holder} has it. You can watch; "
+            "ask the host to give you a seat",
+        )
+
     async def attach(
         self,
         conn: Conn,
@@ -390,16 +406,17 @@ class Table:
         """Join `conn` as a seat (by token) or a spectator, and bring it up to date."""
         async with self.lock:
             seat = None
+            secret = None
             if token is not None:
                 seat = self.seat_for_token(token)
                 if seat is None:
-                    raise ProtocolError("bad_token")
+                    raise self._refusal(token)
             if seat is None and len(self.spectators) >= self.limits.spectators_per_table:
                 raise ProtocolError("table_full", "the table has as many spectators as it takes")
             if seat is not None and seat.kind == "bot":
                 raise ProtocolError("bad_token", "a bot plays this seat now")
             if seat is not None and seat.kind == "open":
-                await self._claim(seat, name)
+                secret = await self._claim(seat, name)
             if seat is not None and len(seat.conns) >= self.limits.sockets_per_seat:
                 # The newest device wins: a player is never locked out of their seat.
                 oldest = min(seat.conns, key=lambda c: c.opened)
@@ -418,14 +435,15 @@ class Table:
                     seat.timer.cancel()
                     seat.timer = None
                 seat.away = False
-            conn.send(
-                {
-                    "type": "welcome",
-                    "table": self.info(),
-                    "seat": conn.seat,
-                    "name": seat.name if seat is not None else None,
-                }
-            )
+            welcome = {
+                "type": "welcome",
+                "table": self.info(),
+                "seat": conn.seat,
+                "name": seat.name if seat is not None else None,
+            }
+            if secret is not None:
+                welcome["token"] = secret  # the seat's own secret from now on
+            conn.send(welcome)
             self._catch_up(conn, match_no, version)
             self._broadcast_table()
             if self.status == "waiting" and not any(s.kind == "open" for s in self.seats):
@@ -485,31 +503,44 @@ class Table:
         self._broadcast_table()
         self._schedule_bots()
 
-    async def _claim(self, seat: Seat, name: str | None) -> None:
-        """Give an open seat to the player holding its token (stored first)."""
+    async def _claim(self, seat: Seat, name: str | None) -> str | None:
+        """Give an open seat to the player holding its invitation (stored first), or
+        rename a claimed seat's player. Claiming gives the seat a new secret, returned
+        to the claimer alone: from then on the seat answers to it, and the invitation
+        (which the host holds too) opens nothing."""
         if seat.kind == "open" and self.status in ("closed", "expired"):
             raise ProtocolError("closed", self.problem)
-        clean = _clean_name(name, self.limits.name_chars) or f"Player {seat.index + 1}"
-        claimed = SeatRecord(seat.index, "player", None, clean, seat.token_hash)
+        clean = _clean_name(name, self.limits.name_chars) or (
+            seat.name if seat.kind == "player" and seat.name else f"Player {seat.index + 1}"
+        )
+        secret = new_token() if seat.kind == "open" else None
+        digest = hash_token(secret) if secret is not None else seat.token_hash
+        claimed = SeatRecord(seat.index, "player", None, clean, digest)
         await self.store.run(storage.save_seat(self.id, claimed))
+        if secret is not None:
+            self._claimed[seat.token_hash] = seat.index
         seat.kind, seat.bot, seat.name, seat.away = "player", None, clean, False
+        seat.token_hash = digest
         self.touched = time.time()
+        return secret
 
-    async def join(self, token: str, name: str | None) -> int:
-        """Claim the open seat of `token` over HTTP (or rename one's own); returns the seat."""
+    async def join(self, token: str, name: str | None) -> tuple[int, str | None]:
+        """Claim the open seat of an invitation over HTTP (or rename one's own);
+        returns the seat, and its new secret when it was claimed."""
         async with self.lock:
             seat = self.seat_for_token(token)
             if seat is None:
-                raise ProtocolError("bad_token")
+                raise self._refusal(token)
             if seat.kind == "bot":
                 raise ProtocolError("bad_token", "a bot plays this seat now")
+            secret = None
             if seat.kind == "open" or _clean_name(name, self.limits.name_chars):
-                await self._claim(seat, name)
+                secret = await self._claim(seat, name)
             self._broadcast_table()
             if self.status == "waiting" and not any(s.kind == "open" for s in self.seats):
                 await self._start_match()
         self._schedule_bots()
-        return seat.index
+        return seat.index, secret
 
     # -- host operations ----------------------------------------------------
 

@@ -3,34 +3,60 @@
 // where it has one (js/games/<registry name>.js, declared by js/games/contract.js).
 // This file starts it: the seat's token, the buttons, the keyboard, the socket.
 import {addSprite} from './cards.js';
+import {api} from './dom.js';
 import {TableSocket} from './conn.js';
 import * as store from './store.js';
 import {S, draw, link, setPainter} from './table/state.js';
 import {NARROW} from './table/seats.js';
 import {hello, onMessage, onState, watchdog} from './table/net.js';
-import {rename, showHelp, showInvite, watchDialog} from './table/dialogs.js';
+import {askName, rename, showHelp, showInvite, watchDialog} from './table/dialogs.js';
 import {onKey} from './table/keyboard.js';
 import {paint} from './table/paint.js';
 
-/** The seat's token: from the address (#token=), else from this browser's storage. */
+/**
+ * The seat's token: from the address (#token=), else from this browser's storage;
+ * `fresh`: an invitation this browser has not used yet.
+ * @returns {{token: string | null, fresh: boolean}}
+ */
 function readToken() {
   const params = new URLSearchParams(location.hash.slice(1));
-  if (params.has('watch')) return null;
+  if (params.has('watch')) return {token: null, fresh: false};
   let token = params.get('token');
   const record = store.tableRecord(S.tableId);
+  const fresh = !!token && !(record && record.token === token);
   if (!token && record && record.token) token = record.token;
   if (token) {
     store.updateTable(S.tableId, {token});
     // Keep the seat in the address too, so that a bookmark or a reload keeps it.
     if (params.get('token') !== token) history.replaceState(null, '', `#token=${encodeURIComponent(token)}`);
   }
-  return token;
+  return {token, fresh};
 }
 
-function start() {
+/**
+ * Before taking a seat by an invitation, a newcomer says their name (a browser that
+ * knows it from the lobby or an earlier table does not ask again; a tournament's
+ * table seats players by the event's names).
+ */
+async function greet() {
+  if (store.playerName()) return;
+  /** @type {{seats: {kind: string}[], settings: {event?: string}}} */
+  let table;
+  try {
+    table = await api(`/api/tables/${encodeURIComponent(S.tableId)}`);
+  } catch {
+    return; // the socket will say what is wrong
+  }
+  if (table.settings.event || !table.seats.some((s) => s.kind === 'open')) return;
+  await askName('Take your seat', 'You are invited to play. What should the others call you?', 'Sit down');
+}
+
+async function start() {
   addSprite();
   setPainter(paint);
-  S.token = readToken();
+  const {token, fresh} = readToken();
+  S.token = token;
+  if (fresh) await greet();
   document.getElementById('help')?.addEventListener('click', showHelp);
   document.getElementById('invite')?.addEventListener('click', showInvite);
   document.getElementById('rename')?.addEventListener('click', rename);

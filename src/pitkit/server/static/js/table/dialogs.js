@@ -172,8 +172,9 @@ export function showInvite() {
     body.push(h('p', {}, 'The host holds the invitation links of the open seats.'));
   }
   body.push(h('p', {}, 'Anyone can watch with this link:'), linkRow('Watch', watch));
-  if (S.seat != null) {
-    body.push(h('p', {class: 'note'}, 'Your address bar holds your own seat\'s private link: keep it to yourself.'));
+  if (S.seat != null && S.token) {
+    body.push(h('p', {}, 'To play on from another device (your phone, say), open your own seat\'s link there. Keep it to yourself: it plays your seat.'),
+      linkRow('Your seat', `${location.origin}/t/${S.tableId}#token=${encodeURIComponent(S.token)}`));
   }
   if (['127.0.0.1', 'localhost', '[::1]'].includes(location.hostname)) {
     body.push(h('p', {class: 'note'}, 'These links use 127.0.0.1, which only works on this computer. For friends on your network, start the server with ',
@@ -196,11 +197,43 @@ function linkRow(label, link) {
     }}, 'Copy'));
 }
 
+/**
+ * Ask for the player's name in the page's own window (kept in this browser too).
+ * Resolves to the name given, or null if they would rather not say.
+ * @param {string} title
+ * @param {string} intro
+ * @param {string} confirm the main button's words
+ * @returns {Promise<string | null>}
+ */
+export function askName(title, intro, confirm) {
+  return new Promise((resolve) => {
+    const field = /** @type {HTMLInputElement} */ (h('input', {id: 'name-field', type: 'text', maxlength: 40,
+      autocomplete: 'nickname', value: S.seat != null ? seatName(S.seat) : store.playerName(), placeholder: 'Your name'}));
+    let answered = false;
+    /** @param {string | null} name */
+    const answer = (name) => {
+      if (answered) return;
+      answered = true;
+      const clean = name && name.trim() ? name.trim().slice(0, 40) : null;
+      if (clean) store.setPlayerName(clean);
+      closeDialog();
+      resolve(clean);
+    };
+    const form = h('form', {class: 'name-form', onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); answer(field.value); }},
+      h('label', {for: 'name-field'}, 'Your name'), field);
+    openDialog('name', title, [h('p', {}, intro), form],
+      [h('button', {class: 'primary', type: 'button', 'data-action': 'name', onclick: () => answer(field.value)}, confirm),
+        h('button', {type: 'button', onclick: () => answer(null)}, 'Cancel')]);
+    dialogEl().addEventListener('close', () => answer(null), {once: true});
+    field.focus();
+    field.select();
+  });
+}
+
 /** Ask for a new name; seated, tell the table. */
 export async function rename() {
-  const name = prompt('Your name at the table:', S.seat != null ? seatName(S.seat) : store.playerName());
-  if (!name || !name.trim()) return;
-  store.setPlayerName(name.trim());
+  const name = await askName('Your name', 'The name the others see at this table.', 'Rename');
+  if (!name) return;
   if (S.seat == null || !S.token) return;
   try {
     await api(`/api/tables/${S.tableId}/join`, {method: 'POST', body: {token: S.token, name: name.trim()}});

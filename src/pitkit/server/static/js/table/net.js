@@ -6,7 +6,7 @@
 // The server is the only authority. The page shows `view(seat)` exactly as sent: it
 // asks in its hello for the view in every update, so it never re-implements a game's
 // rules, nor asks for the view again after each move.
-import {api, toast} from '../dom.js';
+import {api, sentence, toast} from '../dom.js';
 import * as store from '../store.js';
 import {S, draw, link, realtime} from './state.js';
 import {loadGame} from './game.js';
@@ -71,6 +71,12 @@ export function onMessage(m) {
   switch (m.type) {
     case 'welcome':
       S.seat = m.seat;
+      if (m.token) {
+        // The seat is ours now: its own secret replaces the invitation, which opens
+        // nothing any more (the host's copy included). Keep it here and in the address.
+        S.token = m.token;
+        history.replaceState(null, '', `#token=${encodeURIComponent(m.token)}`);
+      }
       setTable(m.table);
       // Back after a drop: the server sends the missed events, if any; the view may
       // still lag behind the events we had, so ask for it.
@@ -192,8 +198,10 @@ function onError(m) {
     return;
   }
   if (m.code === 'bad_token' && S.seat == null && S.token) {
-    // The seat link no longer works (reopened by the host): watch instead.
-    watchInstead('This seat link no longer works: the host gave the seat to someone else. You are watching.');
+    // The seat link no longer works (claimed by someone else, or reopened by the host): watch instead.
+    const taken = typeof m.reason === 'string' && m.reason.includes('taken');
+    watchInstead(taken ? sentence(m.reason)
+      : 'This seat link no longer works: the host gave the seat to someone else. You are watching.');
     link.socket?.send(hello());
     return;
   }

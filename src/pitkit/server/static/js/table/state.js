@@ -66,7 +66,7 @@
  * @property {ReturnType<typeof setTimeout> | null} syncTimer
  * @property {number} lastSyncAt           when the last sync was sent (ms)
  *
- * @property {'summary' | 'over' | 'help' | 'invite' | null} dialog  the window open
+ * @property {'summary' | 'over' | 'help' | 'invite' | 'name' | null} dialog  the window open
  */
 
 /** @type {TableState} */
