@@ -143,7 +143,7 @@ def sit_down(page: Page, server: ServerThread, game: str, bot: str) -> None:
 
 
 def inside(box: dict[str, Any], width: float, height: float) -> bool:
-    return (
+    return bool(
         box["x"] >= -SLACK
         and box["y"] >= -SLACK
         and box["x"] + box["w"] <= width + SLACK
@@ -152,7 +152,7 @@ def inside(box: dict[str, Any], width: float, height: float) -> bool:
 
 
 def overlap(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    return (
+    return bool(
         min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"]) > SLACK
         and min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"]) > SLACK
     )

@@ -61,7 +61,7 @@ async def _seated(
         await c.connect(name="P")
     for c in clients:
         await c.recv_type("sync")
-    tokens[:] = [c.token for c in clients]
+    tokens[:] = [str(c.token) for c in clients]
     return clients, next(c for c in clients if c.legal)
 
 
