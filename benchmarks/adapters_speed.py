@@ -16,13 +16,15 @@ import argparse
 import time
 
 import numpy as np
+from pettingzoo import AECEnv
 
 from pitkit import adapters, games
-from pitkit.adapters import PitkitAEC, PitkitParallel
+from pitkit.adapters import PitkitParallel
 from pitkit.adapters.gym import PitkitGym
 
 
-def aec_rate(env: PitkitAEC, seconds: float, rng: np.random.Generator) -> float:
+def aec_rate(env: AECEnv, seconds: float, rng: np.random.Generator) -> float:
+    """Steps per CPU second of an AEC environment (pitkit's or any PettingZoo one)."""
     steps, start, seed = 0, time.process_time(), 0
     env.reset(seed=seed)
     while time.process_time() - start < seconds:
@@ -39,6 +41,7 @@ def aec_rate(env: PitkitAEC, seconds: float, rng: np.random.Generator) -> float:
 
 
 def parallel_rate(env: PitkitParallel, seconds: float, rng: np.random.Generator) -> float:
+    """Ticks per CPU second of Pit's Parallel environment."""
     steps, start, seed = 0, time.process_time(), 0
     observations, _ = env.reset(seed=seed)
     while time.process_time() - start < seconds:
@@ -54,6 +57,7 @@ def parallel_rate(env: PitkitParallel, seconds: float, rng: np.random.Generator)
 
 
 def gym_rate(env: PitkitGym, seconds: float, rng: np.random.Generator) -> float:
+    """Learner's steps per CPU second of the Gymnasium environment."""
     steps, start, seed = 0, time.process_time(), 0
     env.reset(seed=seed)
     while time.process_time() - start < seconds:
