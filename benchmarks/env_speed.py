@@ -19,12 +19,13 @@ the classic card games run on)::
 from __future__ import annotations
 
 import argparse
+import importlib
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from adapters_speed import aec_rate, parallel_rate
 
+from adapters_speed import aec_rate, parallel_rate
 from pitkit import adapters
 from pitkit.adapters import PitkitParallel
 
@@ -34,8 +35,6 @@ CLASSIC = ("leduc_holdem_v4", "texas_holdem_v4")
 
 def classic_env(module: str) -> Any:
     """PettingZoo's classic game `module`, unwrapped."""
-    import importlib
-
     return importlib.import_module(f"pettingzoo.classic.{module}").raw_env()
 
 
