@@ -19,6 +19,7 @@ the classic card games run on)::
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 from collections.abc import Callable
 from typing import Any
@@ -53,10 +54,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="runs an environment; best kept")
     args = parser.parse_args()
     makers: dict[str, Callable[[], Any]] = {
-        f"pettingzoo.classic.{m}": (lambda m=m: classic_env(m)) for m in CLASSIC
+        f"pettingzoo.classic.{m}": functools.partial(classic_env, m) for m in CLASSIC
     }
     for name in adapters.names():
-        makers[name] = lambda name=name: adapters.make(name, short=True)
+        makers[name] = functools.partial(adapters.make, name, short=True)
     # Rounds interleave the environments, and the best round of each is kept,
     # so that a burst of load from elsewhere on the machine hits all alike.
     best = dict.fromkeys(makers, 0.0)
