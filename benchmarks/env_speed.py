@@ -21,10 +21,9 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib
+import random
 from collections.abc import Callable
 from typing import Any
-
-import numpy as np
 
 from adapters_speed import aec_rate, parallel_rate
 from pitkit import adapters
@@ -42,7 +41,7 @@ def classic_env(module: str) -> Any:
 def rate(make: Callable[[], Any], seconds: float, seed: int) -> float:
     """Steps per CPU second of the environment `make` builds."""
     env = make()
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     if isinstance(env, PitkitParallel):
         return parallel_rate(env, seconds, rng)
     return aec_rate(env, seconds, rng)
