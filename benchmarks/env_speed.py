@@ -64,10 +64,15 @@ def main() -> None:
         for name, make in makers.items():
             best[name] = max(best[name], rate(make, args.seconds, seed=round_))
     fastest = max(best[f"pettingzoo.classic.{m}"] for m in CLASSIC)
-    print("| environment | steps per CPU second | vs the fastest classic game |")
-    print("|---|---:|---:|")
+    print(
+        "| environment | steps per CPU second | vs the fastest classic game | seats' moves a step |"
+    )
+    print("|---|---:|---:|---:|")
     for name, steps in best.items():
-        print(f"| {name} | {steps:,.0f} | {steps / fastest:.2f}x |")
+        # A Parallel step moves every seat (Pit's tick); an AEC step, one seat.
+        env = makers[name]()
+        seats = len(env.possible_agents) if isinstance(env, PitkitParallel) else 1
+        print(f"| {name} | {steps:,.0f} | {steps / fastest:.2f}x | {seats} |")
 
 
 if __name__ == "__main__":
