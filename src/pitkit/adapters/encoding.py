@@ -40,78 +40,58 @@ class Segment(NamedTuple):
     doc: str
 
 
-class Table:
+class Table(NamedTuple):
     """Segments laid end to end: an observation's layout, or the action ids'."""
 
-    def __init__(self, segments: tuple[Segment, ...]) -> None:
-        self.segments = segments
-        starts = [0]
-        for segment in segments:
-            starts.append(starts[-1] + segment.size)
-        #: (name, first entry, size) of each segment: a `Row` reads these on
-        #: every observation, so they are worked out once, here.
-        self.spans = tuple(
-            (s.name, start, s.size) for s, start in zip(segments, starts, strict=False)
-        )
-        self.size = starts[-1]
+    segments: tuple[Segment, ...]
+
+    @property
+    def size(self) -> int:
         """The number of entries (or ids) in all."""
+        return sum(s.size for s in self.segments)
 
 
 class Row:
     """An observation being written, segment by segment in the layout's order
-    (each write names its segment, so a layout and its writer cannot drift apart).
-
-    Writes are gathered in Python and put into the array at `done`, in one
-    step for all the 1s: a NumPy call an entry cost more than the rest of an
-    observation (docs/performance.md, the research environments).
-    """
+    (each write names its segment, so a layout and its writer cannot drift apart)."""
 
     def __init__(self, layout: Table) -> None:
-        self._layout = layout
-        self._spans = layout.spans
-        self._written = 0  # segments written so far
-        self._ones: list[int] = []
-        self._values: list[tuple[int, Sequence[float]]] = []
+        self.data = np.zeros(layout.size, dtype=np.float32)
+        self._segments = iter(layout.segments)
+        self._at = 0
 
     def _next(self, name: str) -> tuple[int, int]:
-        expected, start, size = self._spans[self._written]
-        if expected != name:
-            raise AssertionError(f"wrote {name!r} where the layout has {expected!r}")
-        self._written += 1
-        return start, size
+        segment = next(self._segments)
+        if segment.name != name:
+            raise AssertionError(f"wrote {name!r} where the layout has {segment.name!r}")
+        start = self._at
+        self._at += segment.size
+        return start, segment.size
 
     def bits(self, name: str, indexes: Iterable[int]) -> None:
         """Set the entries at `indexes` (cards as ints, seats...) to 1."""
         start, size = self._next(name)
-        at = list(indexes)
-        if at and (min(at) < 0 or max(at) >= size):
-            raise AssertionError(f"{name}: index outside 0-{size - 1} in {at}")
-        self._ones.extend([start + i for i in at])
+        for i in indexes:
+            if not 0 <= i < size:
+                raise AssertionError(f"{name}: index {i} outside 0-{size - 1}")
+            self.data[start + i] = 1.0
 
     def one_hot(self, name: str, index: int | None) -> None:
         """A one-hot entry (None: all zeros)."""
-        start, size = self._next(name)
-        if index is not None:
-            if not 0 <= index < size:
-                raise AssertionError(f"{name}: index {index} outside 0-{size - 1}")
-            self._ones.append(start + index)
+        self.bits(name, () if index is None else (index,))
 
     def values(self, name: str, values: Sequence[float]) -> None:
         """Numbers, as they are (callers scale them to about 0-1)."""
         start, size = self._next(name)
         if len(values) > size:
             raise AssertionError(f"{name}: {len(values)} values for {size} entries")
-        self._values.append((start, values))
+        self.data[start : start + len(values)] = values
 
     def done(self) -> Observation:
         """The finished observation; every segment must have been written."""
-        if self._written != len(self._spans):
+        if next(self._segments, None) is not None:
             raise AssertionError("an observation's layout was not written to the end")
-        data = np.zeros(self._layout.size, dtype=np.float32)
-        data[self._ones] = 1.0
-        for start, values in self._values:
-            data[start : start + len(values)] = values
-        return data
+        return self.data
 
 
 def ranks_reward(ranks: Sequence[int]) -> list[float]:
@@ -205,7 +185,8 @@ class Encoding(ABC):
     def mask(self, match: Match[Any, Any], seat: int) -> Mask:
         """1 at the id of each legal action of `seat` now, else 0."""
         mask = np.zeros(self.actions, dtype=np.int8)
-        mask[[self.encode(match, seat, action) for action in match.legal_actions(seat)]] = 1
+        for action in match.legal_actions(seat):
+            mask[self.encode(match, seat, action)] = 1
         return mask
 
     def relative(self, seat: int, me: int) -> int:
