@@ -26,10 +26,10 @@ MISSING_RAY = "the ray backend needs Ray: install pitkit[ray] (pip install 'pitk
 class RayBackend:
     """Ray tasks, two a worker in flight; results in the order they finish.
 
-    `workers` caps the tasks running at once (default: every CPU of the
-    cluster). Without `address` Ray starts here with `workers` CPUs; if Ray
-    is already running in this process, that session is used and left
-    running on `close`.
+    `workers` (default: every CPU of the cluster) sets how many tasks are
+    in flight, two a worker. Without `address` Ray starts here with
+    `workers` CPUs; if Ray is already running in this process, that session
+    is used and left running on `close`.
     """
 
     def __init__(self, workers: int | None = None, address: str | None = None) -> None:
