@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from pitkit.arena.tournament import MatchResult, run, schedule
 from pitkit.cli import app
 
 PITTY_PAT = games.get("pitty-pat")
+RAY_FILE = "/tmp/ray/ray_current_cluster"
 
 
 def same(r: MatchResult) -> tuple[Any, ...]:
@@ -30,6 +33,17 @@ def test_without_ray_the_backend_says_what_to_install(monkeypatch: pytest.Monkey
     assert str(refused.value) == MISSING_RAY
     result = CliRunner().invoke(app, ["simulate", "pitty-pat", "-n", "2", "--backend", "ray"])
     assert result.exit_code != 0 and "pitkit[ray]" in result.output
+
+
+def test_no_cluster_at_the_address_is_a_clear_error() -> None:
+    pytest.importorskip("ray")
+    import ray
+
+    # `auto` finds a cluster that `ray start` left on this machine (its address file).
+    if ray.is_initialized() or os.environ.get("RAY_ADDRESS") or Path(RAY_FILE).exists():
+        pytest.skip("Ray is running here")
+    with pytest.raises(ValueError, match="no Ray cluster at auto"):
+        make_backend("ray", address="auto")
 
 
 @pytest.fixture(scope="module")

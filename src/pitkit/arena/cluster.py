@@ -44,12 +44,15 @@ class RayBackend:
         if self._owns:
             # The dashboard and the workers' log lines are for long-lived clusters;
             # an arena prints its own progress. One of address or num_cpus is None.
-            ray.init(
-                address=address,
-                num_cpus=None if address is not None else workers,
-                include_dashboard=False,
-                log_to_driver=False,
-            )
+            try:
+                ray.init(
+                    address=address,
+                    num_cpus=None if address is not None else workers,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                )
+            except ConnectionError as exc:  # no cluster at `address`
+                raise ValueError(f"no Ray cluster at {address}: {exc}") from exc
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self._workers = max(1, min(workers, cpus) if workers is not None else cpus)
 
