@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -46,3 +48,59 @@ def test_parameters_and_observations(players: int) -> None:
     again = game.new_initial_state()
     again.apply_action(12345)
     assert str(again) == str(state)
+
+
+# -- search over information sets --------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_resample_keeps_to_what_the_seat_knows(name: str) -> None:
+    game = pyspiel.load_game(name, {"hands": 1})
+    state = game.new_initial_state()
+    state.apply_action(321)
+    rng = random.Random(4)
+    moved = False  # did some world deal another seat's cards otherwise?
+    while not state.is_terminal():
+        seat = state.current_player()
+        for _ in range(3):
+            world = openspiel.resample(state, seat, rng)
+            assert world.observation_string(seat) == state.observation_string(seat)
+            assert world.observation_tensor(seat) == state.observation_tensor(seat)
+            assert world.legal_actions(seat) == state.legal_actions(seat)
+            assert world.match is not None and state.match is not None
+            others = [s for s in range(game.num_players()) if s != seat]
+            moved |= any(world.match.view(s) != state.match.view(s) for s in others)
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert moved
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_ismcts_plays_a_full_game_with_the_pitkit_resampler(name: str) -> None:
+    players = 5 if name == "python_pitkit_pits" else 3 if name == "python_pitkit_pitch" else 2
+    game = pyspiel.load_game(name, {"players": players, "hands": 1})
+    bot = openspiel.ismcts_bot(game, seed=1, simulations=8)
+    rng = random.Random(2)
+    state = game.new_initial_state()
+    state.apply_action(77)
+    searched = 0
+    while not state.is_terminal():
+        if state.current_player() == 0:
+            action = int(bot.step(state))  # asserts each world's observation is the root's
+            searched += 1
+        else:
+            action = rng.choice(state.legal_actions())
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    returns = state.returns()
+    assert searched > 0
+    assert len(returns) == players and abs(sum(returns)) < 1e-9
+    assert all(-1.0 <= r <= 1.0 for r in returns)
+
+
+def test_openspiel_resample_from_infostate_is_the_pitkit_resampler() -> None:
+    game = pyspiel.load_game("python_pitkit_ace_pit", {"hands": 1})
+    state = game.new_initial_state()
+    state.apply_action(9)
+    world = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert isinstance(world, openspiel.PitkitState)
+    assert world.observation_string(0) == state.observation_string(0)

@@ -22,10 +22,16 @@ Information is imperfect; utilities are zero-sum (`ranks_reward`: +1 first,
 -1 last, the sum 0), given at the end. The observer gives the acting
 seat's `Encoding` vector, the same as the PettingZoo environments'; there
 is no information-state (perfect-recall) tensor.
+
+Search over information sets: `resample` deals a state's hidden cards
+anew with the game's own sampler (`Game.sample_unseen`), keeping to all the
+seat knows, and `ismcts_bot` gives OpenSpiel's Python ISMCTS that resampler
+(OpenSpiel's C++ ``pyspiel.ISMCTSBot`` crashes on Python games).
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -51,8 +57,11 @@ __all__ = [
     "PitkitState",
     "PitsGame",
     "PittyPatGame",
+    "Resampler",
     "game_name",
+    "ismcts_bot",
     "register",
+    "resample",
 ]
 
 SEEDS = 1 << 16
@@ -200,10 +209,62 @@ class PitkitState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * self.setup.players
         return ranks_reward(outcome.ranks)
 
+    def resample_from_infostate(self, player: int, probability_sampler: Any) -> PitkitState:
+        """`resample` with a generator seeded from OpenSpiel's sampler (a
+        callable giving a float in [0, 1)), as OpenSpiel's algorithms call it."""
+        return resample(self, player, random.Random(int(probability_sampler() * 2**53)))
+
     def __str__(self) -> str:
         if self.match is None:
             return "(not dealt)"
         return self.setup.game.render(self.match.view(None))
+
+
+def resample(state: PitkitState, player: int, rng: random.Random) -> PitkitState:
+    """A copy of `state` in which the cards `player` cannot see are dealt
+    anew by the game's sampler (`Game.sample_unseen`), consistently with
+    everything `player` knows, and the rest of the match's chance drawn from
+    `rng`: a world of `player`'s information set. `player` sees the same
+    observation in it. Its history still begins with the true seed, so it is
+    for search, not for serializing."""
+    world: PitkitState = state.clone()
+    if state.match is not None:
+        world.match = state.setup.game.sample_unseen(state.match, player, rng)
+    return world
+
+
+class Resampler:
+    """What ISMCTS's ``set_resampler`` takes: ``resampler(state, player)``,
+    `resample` with a generator of its own seed, so searches repeat."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, state: PitkitState, player: int) -> PitkitState:
+        """A world of `player`'s information set in `state`."""
+        return resample(state, player, self.rng)
+
+
+def ismcts_bot(
+    game: pyspiel.Game, seed: int, simulations: int = 100, rollouts: int = 1, uct_c: float = 2.0
+) -> Any:
+    """OpenSpiel's Python ISMCTS (``open_spiel.python.algorithms.ismcts``) for a
+    pitkit game: `simulations` a move, each from a world drawn by `Resampler`
+    and scored by `rollouts` random playouts. Its nodes are the acting seat's
+    observation strings, since the games have no perfect-recall states."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    random_state = np.random.RandomState(seed)
+    bot = ismcts.ISMCTSBot(
+        game=game,
+        evaluator=mcts.RandomRolloutEvaluator(rollouts, random_state),
+        uct_c=uct_c,
+        max_simulations=simulations,
+        random_state=random_state,
+        use_observation_string=True,
+    )
+    bot.set_resampler(Resampler(seed))
+    return bot
 
 
 class PitkitObserver:

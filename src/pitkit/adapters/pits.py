@@ -18,7 +18,9 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from pitkit.adapters.encoding import Encoding, Observation, Row, Segment
+import numpy as np
+
+from pitkit.adapters.encoding import Encoding, Mask, Observation, Row, Segment
 from pitkit.cards import Card
 from pitkit.core.actions import Action
 from pitkit.core.errors import BadActionError
@@ -135,14 +137,20 @@ class PitsEncoding(Encoding):
             return _GIVE + action.card
         if isinstance(action, Take):
             return _TAKE + action.card
-        assert isinstance(action, Play) and action.reading is not None
-        place = {card: i for i, card in enumerate(_hand(match).cards[seat])}
-        mask = 0
-        for card in action.cards:
-            if place[card] >= SLOTS:
-                raise AssertionError(f"a hand of more than {SLOTS} cards lays {action}")
-            mask |= 1 << place[card]
-        return _PLAY + (READINGS.index(action.reading) << SLOTS) + mask
+        assert isinstance(action, Play)
+        return _play_id(_places(match, seat), action)
+
+    def mask(self, match: Match[Any, Any], seat: int) -> Mask:
+        """`Encoding.mask`, with the places of the hand's cards found once
+        rather than once a play: a seat may have a hundred plays."""
+        place = _places(match, seat)
+        ids = [
+            _play_id(place, a) if isinstance(a, Play) else self.encode(match, seat, a)
+            for a in match.legal_actions(seat)
+        ]
+        mask = np.zeros(self.actions, dtype=np.int8)
+        mask[ids] = 1
+        return mask
 
     def decode(self, match: Match[Any, Any], seat: int, action_id: int) -> Action:
         if not 0 <= action_id < self.actions:
@@ -161,6 +169,22 @@ class PitsEncoding(Encoding):
                 f"action id {action_id} names places beyond the hand's {len(mine)}"
             )
         return Play(READINGS[reading], cards)
+
+
+def _places(match: Match[Any, Any], seat: int) -> dict[Card, int]:
+    """Each card of `seat`'s sorted hand, to its place (its bit in a play's mask)."""
+    return {card: i for i, card in enumerate(_hand(match).cards[seat])}
+
+
+def _play_id(place: dict[Card, int], play: Play) -> int:
+    """The id of laying `play` from the hand whose `_places` are `place`."""
+    assert play.reading is not None
+    mask = 0
+    for card in play.cards:
+        if place[card] >= SLOTS:
+            raise AssertionError(f"a hand of more than {SLOTS} cards lays {play}")
+        mask |= 1 << place[card]
+    return _PLAY + (READINGS.index(play.reading) << SLOTS) + mask
 
 
 def _hand(match: Match[Any, Any]) -> PitsHand:

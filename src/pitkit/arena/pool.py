@@ -4,23 +4,32 @@ The arena hands a backend a function and a list of tasks and reads back the
 results in the order they finish. Tasks and results are plain picklable data
 (`pitkit.arena.tournament.MatchSpec` and `MatchResult`), and the function is
 a module-level name, so the same call can go to local processes or to a
-cluster. A Ray backend would implement `Backend` with ``ray.remote(fn)``,
-submit one remote call a task and yield from ``ray.wait``; `make_backend`
-then names it, and ``pitkit arena --backend ray`` uses it unchanged.
+cluster: `pitkit.arena.cluster.RayBackend` implements `Backend` with
+``ray.remote(fn)``, and `make_backend` imports it (and Ray) only when it is
+chosen, so pitkit runs without the ``ray`` extra.
 """
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Protocol, TypeVar
 
-__all__ = ["BACKENDS", "Backend", "LocalBackend", "default_workers", "make_backend"]
+__all__ = [
+    "BACKENDS",
+    "Backend",
+    "LocalBackend",
+    "default_workers",
+    "in_flight",
+    "make_backend",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
+H = TypeVar("H")
 
 
 class Backend(Protocol):
@@ -46,6 +55,30 @@ def default_workers() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def in_flight(
+    tasks: Sequence[T],
+    limit: int,
+    submit: Callable[[T], H],
+    wait_some: Callable[[list[H]], tuple[list[H], list[H]]],
+) -> Iterator[H]:
+    """Submit `tasks` with at most `limit` in flight; yield each handle as it
+    finishes. `wait_some(pending)` blocks until at least one is done and
+    returns (done, still pending). Keeping the rest back lets results stream
+    in while they wait, and keeps a million-task schedule out of the queue."""
+    queue = iter(tasks)
+    pending = [submit(task) for task in itertools.islice(queue, limit)]
+    while pending:
+        done, pending = wait_some(pending)
+        for handle in done:
+            yield handle
+            pending.extend(submit(task) for task in itertools.islice(queue, 1))
+
+
+def _wait_futures(pending: list[Future[R]]) -> tuple[list[Future[R]], list[Future[R]]]:
+    done, rest = wait(pending, return_when=FIRST_COMPLETED)
+    return list(done), list(rest)
 
 
 class LocalBackend:
@@ -76,19 +109,11 @@ class LocalBackend:
             self._pool = ProcessPoolExecutor(
                 self._workers, mp_context=multiprocessing.get_context("spawn")
             )
-        pending: set[Future[R]] = set()
-        queue = iter(tasks)
-        for task in queue:
-            pending.add(self._pool.submit(fn, task))
-            if len(pending) >= 2 * self._workers:
-                break
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
-                for task in queue:
-                    pending.add(self._pool.submit(fn, task))
-                    break
+        pool = self._pool
+        for future in in_flight(
+            tasks, 2 * self._workers, lambda task: pool.submit(fn, task), _wait_futures
+        ):
+            yield future.result()
 
     def close(self) -> None:
         """Stop the worker processes."""
@@ -99,11 +124,19 @@ class LocalBackend:
 
 BACKENDS: dict[str, str] = {
     "local": "processes on this machine (--workers of them; 1 runs in this process)",
+    "ray": "a Ray cluster (--address; default: Ray started on this machine); pitkit[ray]",
 }
 
 
-def make_backend(name: str, workers: int | None = None) -> Backend:
-    """The backend called `name` with `workers` workers (None: every local core)."""
+def make_backend(name: str, workers: int | None = None, address: str | None = None) -> Backend:
+    """The backend called `name` with `workers` workers (None: every core it
+    has). `address` is the Ray cluster to join (only for ``ray``)."""
     if name == "local":
+        if address is not None:
+            raise ValueError("--address is for --backend ray")
         return LocalBackend(workers)
+    if name == "ray":
+        from pitkit.arena.cluster import RayBackend  # imports Ray, an optional extra
+
+        return RayBackend(workers, address)
     raise ValueError(f"no backend named {name!r}; backends are: {', '.join(BACKENDS)}")

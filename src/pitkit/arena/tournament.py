@@ -35,6 +35,7 @@ from pitkit.arena.duplicate import DuplicateChance, arrangements
 from pitkit.arena.pool import Backend
 from pitkit.arena.ratings import Ratings
 from pitkit.core.game import Game
+from pitkit.core.match import Match
 from pitkit.core.rules import RuleSet
 from pitkit.play import play_match
 
@@ -45,6 +46,7 @@ __all__ = [
     "Standing",
     "batches",
     "interval",
+    "play_spec",
     "run",
     "run_match",
     "run_matches",
@@ -156,8 +158,8 @@ def schedule(
     return specs
 
 
-def run_match(spec: MatchSpec) -> MatchResult:
-    """Play one scheduled match (in whichever process runs it)."""
+def play_spec(spec: MatchSpec) -> tuple[Match[Any, Any], int]:
+    """Play one scheduled match here: the finished match and its decisions."""
     game = games.get(spec.game)
     chance = DuplicateChance(spec.seed) if spec.duplicate else None
     match = game.new_match(spec.players, spec.rules, spec.seed, chance=chance)
@@ -165,8 +167,13 @@ def run_match(spec: MatchSpec) -> MatchResult:
         bot_registry.make(game, name, seed)
         for name, seed in zip(spec.seating, spec.bot_seeds, strict=True)
     ]
+    return match, play_match(match, players, spec.seed)
+
+
+def run_match(spec: MatchSpec) -> MatchResult:
+    """Play one scheduled match (in whichever process runs it)."""
     start = time.perf_counter()
-    decisions = play_match(match, players, spec.seed)
+    match, decisions = play_spec(spec)
     seconds = time.perf_counter() - start
     outcome = match.outcome
     assert outcome is not None

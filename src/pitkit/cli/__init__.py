@@ -53,6 +53,19 @@ Options = Annotated[
     list[str] | None,
     typer.Option("--option", "-o", help="A rule option as name=value; repeat for several."),
 ]
+BackendName = Annotated[
+    str,
+    typer.Option(
+        help="Where matches run: local (processes here) or ray (a Ray cluster; pitkit[ray])."
+    ),
+]
+Address = Annotated[
+    str | None,
+    typer.Option(
+        help="With --backend ray: the cluster to join (auto, or HOST:6379); "
+        "default: start Ray on this machine for this run."
+    ),
+]
 
 
 def main() -> None:
@@ -293,42 +306,69 @@ def simulate(
         Path | None, typer.Option(help="Write each match's log to this folder.")
     ] = None,
     rotate: Annotated[bool, typer.Option(help="Shift the seating by one seat each match.")] = True,
+    backend: BackendName = "local",
+    address: Address = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            help="Matches at once (default: local 1, in this process; ray every CPU).", min=1
+        ),
+    ] = None,
 ) -> None:
-    """Play many matches between bots; print win rates and speed."""
+    """Play many matches between bots; print win rates and speed.
+
+    The same seed gives the same matches on every backend and number of workers.
+    """
+    from pitkit.arena import pool, tournament
+
     game = _game(game_name)
     names = [b.strip() for b in bots.split(",") if b.strip()]
     _seat_bots(game, names, seed)  # refuses unknown names before the run starts
     try:
         rules = game.make_rules(list(option or []))
-        runs = arena.simulate(
+        specs = arena.simulation(
             game, names, n, players=players, rules=rules, seed=seed, rotate=rotate
         )
     except ValueError as exc:
         raise _fail(str(exc)) from None
+    if save_logs and (backend != "local" or (workers or 1) > 1):
+        # The logs are the matches themselves: they are written where the matches are played.
+        raise _fail("--save-logs plays in this process: leave out --backend and --workers")
     if save_logs:
         save_logs.mkdir(parents=True, exist_ok=True)
+    try:
+        runner = pool.make_backend(backend, workers or (1 if backend == "local" else None), address)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
     tally = arena.Tally()
     decisions = hands = 0
-    start = time.perf_counter()
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(f"{game.title}", total=n)
-        for i, played in enumerate(runs):
-            tally.add(played)
-            decisions += played.decisions
-            hands += len(played.match.results)
+    start = time.perf_counter()  # after the backend has started: the speed is the matches'
+    try:
+        with Progress(*columns, console=console, transient=True) as progress:
+            task = progress.add_task(f"{game.title}, {runner.workers} worker(s)", total=n)
             if save_logs:
-                write_log(
-                    save_logs / f"{game.name}-{i + 1:05d}.jsonl",
-                    played.match.header(),
-                    played.match.log,
-                )
-            progress.advance(task)
+                for i, spec in enumerate(specs):
+                    match, made = tournament.play_spec(spec)
+                    tally.add(arena.Played(match, spec.seating, made))
+                    decisions += made
+                    hands += len(match.results)
+                    write_log(
+                        save_logs / f"{game.name}-{i + 1:05d}.jsonl", match.header(), match.log
+                    )
+                    progress.advance(task)
+            else:
+                for result in tournament.run(specs, runner, lambda _: progress.advance(task)):
+                    tally.add(result)
+                    decisions += result.decisions
+                    hands += result.hands
+    finally:
+        runner.close()
     elapsed = time.perf_counter() - start
     table = Table(title=f"{game.title}: {n} matches, {hands} hands")
     for column in ("bot", "seats played", "win share", "mean place"):
@@ -497,7 +537,8 @@ def arena_command(
     workers: Annotated[
         int | None, typer.Option(help="Processes to run matches in (default: every core).", min=1)
     ] = None,
-    backend: Annotated[str, typer.Option(help="Where matches run: local.")] = "local",
+    backend: BackendName = "local",
+    address: Address = None,
     players: Annotated[
         int | None, typer.Option(help="Seats at each table (default: the game's usual number).")
     ] = None,
@@ -523,7 +564,7 @@ def arena_command(
             seed=seed,
             duplicate=duplicate,
         )
-        runner = pool.make_backend(backend, workers)
+        runner = pool.make_backend(backend, workers, address)
     except ValueError as exc:
         raise _fail(str(exc)) from None
     columns = (
