@@ -11,7 +11,7 @@ $(BIN)/pitkit: pyproject.toml
 	touch $@
 
 $(VENV)/.dev: $(BIN)/pitkit
-	$(BIN)/pip install -q -e '.[dev,postgres,adapters,openspiel]'
+	$(BIN)/pip install -q -e '.[dev,postgres,adapters,openspiel,ray]'
 	touch $@
 
 run: $(BIN)/pitkit
@@ -59,7 +59,7 @@ test: lint /usr/bin/chromium /usr/lib/postgresql /usr/sbin/haproxy
 COMPILED := .venv-compiled
 test-compiled: $(VENV)/.dev /usr/lib/postgresql
 	test -x $(COMPILED)/bin/python || $(PYTHON) -m venv $(COMPILED)
-	HATCH_BUILD_NO_HOOKS=true $(COMPILED)/bin/pip install -q '.[dev,postgres,adapters,openspiel]'  # the dependencies
+	HATCH_BUILD_NO_HOOKS=true $(COMPILED)/bin/pip install -q '.[dev,postgres,adapters,openspiel,ray]'  # the dependencies
 	$(COMPILED)/bin/pip install -q --force-reinstall --no-deps .
 	cd / && $(CURDIR)/$(COMPILED)/bin/python -c \
 		"from importlib import import_module as i; g = 'acepit pit pitch pits pittypat'.split(); \
