@@ -16,6 +16,7 @@ from pitkit import adapters, games
 from pitkit.adapters.encoding import ranks_reward
 from pitkit.core.errors import BadOptionError
 from pitkit.core.match import Match
+from tests.options import random_options
 
 NAMES = adapters.names()
 MAX_STEPS = 500
@@ -31,11 +32,7 @@ def random_match(name: str, seed: int) -> Match[Any, Any]:
     while True:
         players = rng.randint(game.min_players, game.max_players)
         options: dict[str, Any] = encoding.short_rules() if seed % 2 == 0 else {}
-        for info in game.rules.options():
-            if info.choices:
-                options[info.name] = rng.choice(info.choices)
-            elif info.type == "bool":
-                options[info.name] = rng.random() < 0.5
+        options.update(random_options(game, rng))
         try:
             return game.new_match(players, options, seed)
         except BadOptionError:

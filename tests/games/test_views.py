@@ -20,6 +20,7 @@ from pitkit.core import BadOptionError, Match
 from pitkit.core.game import Game
 from pitkit.core.views import TableView, json_schema
 from pitkit.games.pit.views import PitCommodity
+from tests.options import random_options
 
 GAMES = games.names()
 MATCHES = 5  # whole matches per game, their players spread from min to max
@@ -49,12 +50,7 @@ def new_match(game: Game, players: int, seed: int) -> Match[Any, Any]:
     """A match with random on/off and choice options (redrawn while they do not fit)."""
     rng = random.Random(seed)
     for _ in range(50):
-        options: dict[str, Any] = {}
-        for info in game.rules.options():
-            if info.choices:
-                options[info.name] = rng.choice(info.choices)
-            elif info.type == "bool":
-                options[info.name] = rng.random() < 0.5
+        options = random_options(game, rng)
         try:
             return game.new_match(players, options, seed)
         except BadOptionError:
