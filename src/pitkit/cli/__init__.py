@@ -24,7 +24,7 @@ from pitkit.core.errors import IllegalActionError
 from pitkit.core.events import Event, read_log, write_log
 from pitkit.core.game import Bot, Game
 from pitkit.core.match import Match
-from pitkit.core.narrate import Narrator
+from pitkit.core.narrate import Narrator, plain
 from pitkit.core.state import State
 from pitkit.play import play_turns
 
@@ -256,7 +256,7 @@ def _human_turn(game: Game, match: Match[Any, Any], seat: int) -> Action:
             reason = match.why_illegal(seat, move)
         except IllegalActionError as exc:
             reason = str(exc)
-        console.print(f"[red]{escape(reason)}[/] Type a number from the menu, or help.")
+        console.print(f"[red]{escape(plain(reason))}[/] Type a number from the menu, or help.")
 
 
 MENU_LENGTH = 24

@@ -13,7 +13,7 @@ from pitkit.core.chance import Chance
 from pitkit.core.errors import BadOptionError, UnknownNameError
 from pitkit.core.events import Event
 from pitkit.core.match import Match
-from pitkit.core.narrate import Narrator
+from pitkit.core.narrate import Narrator, plain
 from pitkit.core.rules import RuleSet
 from pitkit.core.state import State
 
@@ -123,8 +123,10 @@ class Game:
 
     def narrate(self, event: Mapping[str, Any], say: Narrator) -> str | None:
         """An event in words (`describe`), or the words every match uses for
-        its scores and its end; None: not worth a line."""
-        return self.describe(event, say) or match_event_text(event, say)
+        its scores and its end, for players (`plain`: no ruling references);
+        None: not worth a line."""
+        text = self.describe(event, say) or match_event_text(event, say)
+        return plain(text) if text else None
 
     def sample_unseen(self, state: S, seat: int | None, rng: random.Random) -> S:
         """A copy of `state` (a hand, or a match) in which the cards `seat`

@@ -12,9 +12,34 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Narrator", "base_verb"]
+__all__ = ["Narrator", "base_verb", "plain"]
 
 _ES = re.compile(r"(ss|sh|ch|x|o)es$")
+# A reference to a ruling ("T3", "C4-C5") or to a topic of the Pitch seed ("topic 35").
+_CODE = r"(?:[TPACR]\d+(?:[-/][TPACR]?\d+)?|topics? \d+(?:(?:-| and )\d+)?)"
+_CODES = rf"{_CODE}(?:\s*[,;/]\s*{_CODE})*"
+_ONLY_CODES = re.compile(rf"\s*\(\s*{_CODES}\s*\)")
+_TRAILING_CODES = re.compile(rf"\s*[,;:]\s*{_CODES}(?=\s*\))")
+_LEADING_CODES = re.compile(rf"(?<=\()\s*{_CODES}\s*[,;:]\s*")
+
+
+def plain(text: str) -> str:
+    """`text` for players: without the references to the rulings that engines and
+    refusals carry for developers ("costs 20 (T3)" -> "costs 20";
+    "(option bull_and_bear, T2)" -> "(option bull_and_bear)").
+
+    >>> plain("the pit is not open yet (T3): wait for the bell")
+    'the pit is not open yet: wait for the bell'
+    >>> plain("a misplay (topics 36-38, C11) costs the bid")
+    'a misplay costs the bid'
+    >>> plain("no Bull here (option bull_and_bear, T2)")
+    'no Bull here (option bull_and_bear)'
+    """
+    text = _ONLY_CODES.sub("", text)
+    text = _TRAILING_CODES.sub("", text)
+    return _LEADING_CODES.sub("", text)
+
+
 _SEAT = re.compile(r"\b([Ss])eat (\d+)\b(?: (wins|is|has|takes|goes|scores|loses|leads|makes)\b)?")
 
 

@@ -27,6 +27,7 @@ from starlette.websockets import WebSocketDisconnect
 from pitkit import bots as bot_registry
 from pitkit import games
 from pitkit.core.events import Event
+from pitkit.core.narrate import plain
 from pitkit.core.views import json_schema
 from pitkit.server import pitch_event, pits_event, storage
 from pitkit.server.event_api import event_routes
@@ -337,7 +338,7 @@ def create_app(
                         "name": o.name,
                         "type": o.type,
                         "default": o.default,
-                        "doc": o.doc,
+                        "doc": plain(o.doc),
                         "choices": list(o.choices),
                     }
                     for o in g.rules.options()

@@ -16,6 +16,8 @@ from typing import Any
 from fastapi import HTTPException
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from pitkit.core.narrate import plain
+
 __all__ = [
     "ERRORS",
     "Act",
@@ -55,13 +57,15 @@ ERRORS: dict[str, str] = {
 
 
 class ProtocolError(Exception):
-    """A refused message: its code (a key of `ERRORS`) and a reason for people."""
+    """A refused message: its code (a key of `ERRORS`) and a reason for people (an
+    engine's refusal loses its ruling references on the way: `plain`)."""
 
     def __init__(self, code: str, reason: str | None = None) -> None:
         assert code in ERRORS, code
-        super().__init__(reason or ERRORS[code])
+        said = plain(reason or ERRORS[code])
+        super().__init__(said)
         self.code = code
-        self.reason = reason or ERRORS[code]
+        self.reason = said
 
 
 @dataclass(frozen=True)
