@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Narrator", "base_verb", "plain"]
+__all__ = ["Narrator", "base_verb", "plain", "plural"]
 
 _ES = re.compile(r"(ss|sh|ch|x|o)es$")
 # A reference to a ruling ("T3", "C4-C5") or to a topic of the Pitch seed ("topic 35").
@@ -21,6 +21,11 @@ _CODES = rf"{_CODE}(?:\s*[,;/]\s*{_CODE})*"
 _ONLY_CODES = re.compile(rf"\s*\(\s*{_CODES}\s*\)")
 _TRAILING_CODES = re.compile(rf"\s*[,;:]\s*{_CODES}(?=\s*\))")
 _LEADING_CODES = re.compile(rf"(?<=\()\s*{_CODES}\s*[,;:]\s*")
+
+
+def plural(n: int, word: str) -> str:
+    """`n` of `word`: "1 hand", "3 hands"."""
+    return f"{n} {word if n == 1 else word + 's'}"
 
 
 def plain(text: str) -> str:

@@ -486,7 +486,7 @@ def test_t6_first_to_500_wins() -> None:
     assert match.is_over and match.outcome is not None
     assert match.outcome.winners == (0,)
     assert match.outcome.points == (550.0, 480.0, 0.0)
-    assert "seat 0 wins after 1 hands" in match.outcome.summary
+    assert "seat 0 wins after 1 hand" in match.outcome.summary
 
 
 def test_t6_the_higher_score_wins_and_an_exact_tie_plays_on() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pitkit.core.chance import Chance
 from pitkit.core.match import Match
+from pitkit.core.narrate import plural
 from pitkit.core.state import Outcome
 from pitkit.games.acepit.actions import AcePitAction
 from pitkit.games.acepit.rules import Rules
@@ -42,8 +43,8 @@ class AcePitMatch(Match[AcePitAction, Rules]):
             return None
         a, b = self.scores
         if a == b:
-            summary = f"a draw at {a} each after {played} hands"
+            summary = f"a draw at {a} each after {plural(played, 'hand')}"
         else:
             seat = 0 if a > b else 1
-            summary = f"seat {seat} wins {max(a, b)} to {min(a, b)} after {played} hands"
+            summary = f"seat {seat} wins {max(a, b)} to {min(a, b)} after {plural(played, 'hand')}"
         return self.ranked([float(s) for s in self.scores], summary, hands=played)

@@ -13,6 +13,7 @@ from pitkit.core.chance import Chance
 from pitkit.core.errors import IllegalActionError
 from pitkit.core.events import Event
 from pitkit.core.match import Match
+from pitkit.core.narrate import plural
 from pitkit.core.state import Outcome
 from pitkit.games.pit.actions import PitAction
 from pitkit.games.pit.rules import Rules
@@ -96,9 +97,9 @@ class PitMatch(Match[PitAction, Rules]):
             # T6: the higher score wins; an exact tie at the top plays another hand.
             if scores.count(top) > 1:
                 return None
-            return self._end(scores, f"after {hands} hands")
+            return self._end(scores, f"after {plural(hands, 'hand')}")
         if self.rules.hand_limit is not None and hands >= self.rules.hand_limit:
-            return self._end(scores, f"after the hand limit of {hands} hands")
+            return self._end(scores, f"after the hand limit of {plural(hands, 'hand')}")
         return None
 
     def _end(self, scores: list[float], when: str) -> Outcome:

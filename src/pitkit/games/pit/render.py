@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pitkit.core.narrate import Narrator
+from pitkit.core.narrate import Narrator, plural
 
 __all__ = ["describe", "group_cards", "render"]
 
@@ -105,7 +105,7 @@ def _describe_action(event: Mapping[str, Any], say: Narrator) -> str | None:
         # The offerer's own copy of the event names the cards (T4).
         return f"{say.does(seat, 'offers')} {' '.join(words[1:])}{number}."
     if words[0] == "offer" and len(words) == 2 and words[1].isdigit():
-        return f"{say.does(seat, 'offers')} {_plural(int(words[1]), 'card')}{number}."
+        return f"{say.does(seat, 'offers')} {plural(int(words[1]), 'card')}{number}."
     if words[0] == "withdraw" and event.get("offer"):
         return f"{say.does(seat, 'withdraws')} offer #{event['offer']}."
     return None
@@ -117,11 +117,6 @@ _NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eigh
 def _count(n: int) -> str:
     """A count in words up to ten: "nine"."""
     return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
-
-
-def _plural(n: int, word: str) -> str:
-    """`n` of `word`: "1 card", "3 cards"."""
-    return f"{n} {word if n == 1 else word + 's'}"
 
 
 def _dealt(counts: Sequence[int], say: Narrator) -> str:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
 from pitkit.cards import Card
+from pitkit.core.narrate import plural
 from pitkit.core.state import Outcome
 from pitkit.games.pitch.rules import MAX_BID, TOURNAMENT_DEALS, Rules
 from pitkit.games.pitch.scoring import HandResult, hand_sides
@@ -507,7 +508,7 @@ class ScoreSheet:
             return None if self.hands_dealt < limit else self._result([], "hand limit")
         if self.rules.hands is not None:
             if self.hands_dealt >= self.rules.hands:
-                return self._result([], f"after {self.hands_dealt} hands")
+                return self._result([], f"after {plural(self.hands_dealt, 'hand')}")
             return None
         target = self.rules.target
         last = self.entries[-1] if self.entries else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pitkit.core.chance import Chance
 from pitkit.core.match import Match
+from pitkit.core.narrate import plural
 from pitkit.core.state import Outcome
 from pitkit.games.pits.actions import PitsAction
 from pitkit.games.pits.rules import Rules
@@ -44,4 +45,4 @@ class PitsMatch(Match[PitsAction, Rules]):
         if len(self.results) < self.rules.hands:
             return None
         summary = ", ".join(f"seat {s} {self.scores[s]}" for s in range(PLAYERS))
-        return self.ranked(self.scores, f"after {len(self.results)} hands: {summary}")
+        return self.ranked(self.scores, f"after {plural(len(self.results), 'hand')}: {summary}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pitkit.core.narrate import Narrator
+from pitkit.core.narrate import Narrator, plural
 
 __all__ = ["describe", "render"]
 
@@ -53,7 +53,7 @@ def describe(event: Mapping[str, Any], say: Narrator) -> str | None:
     if kind == "meld":
         return (
             f"{say.does(event['seat'], 'plays')} {event['meld']} "
-            f"({_plural(event['left'], 'card')} left)."
+            f"({plural(event['left'], 'card')} left)."
         )
     if kind == "out":
         return f"{say.does(event['seat'], 'is')} out, {_ordinal(event['place'])}!"
@@ -89,11 +89,6 @@ def _describe_action(event: Mapping[str, Any], say: Narrator) -> str | None:
             return f"{say.does(seat, 'gives')} a card, face down."
         return f"You give {action[5:]}." if seat == say.reader else None
     return f"{say.who(seat)}: {say.with_names(action)}."
-
-
-def _plural(n: int, word: str) -> str:
-    """`n` of `word`: "1 card", "3 cards"."""
-    return f"{n} {word if n == 1 else word + 's'}"
 
 
 def _ordinal(n: int) -> str:

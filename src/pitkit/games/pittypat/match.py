@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pitkit.core.chance import Chance
 from pitkit.core.match import Match
+from pitkit.core.narrate import plural
 from pitkit.core.state import Outcome
 from pitkit.games.pittypat.actions import PittyPatAction
 from pitkit.games.pittypat.rules import Rules
@@ -71,7 +72,6 @@ class PittyPatMatch(Match[PittyPatAction, Rules]):
         leaders = [s for s in range(self.players) if ranks[s] == 1]
         scores = ", ".join(f"seat {s} {self.scores[s]}" for s in range(self.players))
         who = " and ".join(f"seat {s}" for s in leaders)
-        summary = (
-            f"{who} {'win' if len(leaders) > 1 else 'wins'} after {played} hands ({what}: {scores})"
-        )
+        verb = "win" if len(leaders) > 1 else "wins"
+        summary = f"{who} {verb} after {plural(played, 'hand')} ({what}: {scores})"
         return Outcome(ranks, tuple(float(s) for s in self.scores), summary, {"hands": played})
