@@ -163,3 +163,43 @@ def test_the_host_closes_a_waiting_table(page: Page, server: ServerThread) -> No
     screenshot(page, "table-closed")
     table_id = page.url.split("/t/")[1].split("#")[0]
     assert server.http.get(f"/api/tables/{table_id}").json()["status"] == "closed"
+
+
+def test_back_after_the_match_ended(page: Page, server: ServerThread) -> None:
+    """A player leaves in the middle of the match, a bot stands in and finishes it; back,
+    the player sees the result in words and can ask for another game."""
+    response = server.http.post(
+        "/api/tables",
+        json={
+            "game": "ace-pit",
+            "seats": [None, "greedy"],
+            "rules": {"hands": 1},
+            "settings": {"bot_delay": 0, "away_timeout": 0.2},
+        },
+    )
+    created = response.json()
+    table_id = created["table"]["id"]
+    page.goto(created["seats"][0]["invite"])
+    wait_state(page, "playing")
+    play_turns(page, 1)
+    page.goto("about:blank")  # gone: the stand-in bot plays the seat to the end
+    server_over = False
+    for _ in range(200):
+        if server.http.get(f"/api/tables/{table_id}").json()["status"] == "over":
+            server_over = True
+            break
+        page.wait_for_timeout(100)
+    assert server_over
+    page.goto(f"{server.base}/t/{table_id}")  # the seat's secret is kept in this browser
+    wait_state(page, "over")
+    dialog = page.locator("#dialog[open][data-kind=over]")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator(".outcome").first).to_contain_text(" to ")
+    expect(dialog.get_by_role("button", name="Play again")).to_be_visible()
+    expect(dialog.locator(".final-scores tbody tr")).to_have_count(2)
+    screenshot(page, "back-after-the-end")
+    dialog.get_by_role("button", name="Close").click()
+    # Closed, the result and "Play again" stay below the table.
+    expect(page.locator("#hint")).to_contain_text("The game is over.")
+    page.locator("#actions").get_by_role("button", name="Play again").click()
+    page.wait_for_selector("body[data-state=playing][data-match='2']")

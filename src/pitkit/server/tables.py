@@ -314,6 +314,7 @@ class Table:
             "type": "sync",
             "match": self.match_no,
             "version": self.version,
+            "over": self.match.is_over,
             "view": view,
         }
 

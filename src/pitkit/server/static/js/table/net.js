@@ -126,7 +126,7 @@ function onSync(m) {
   S.view = m.view;
   S.legal = m.view.legal || [];
   S.toAct = m.view.to_act || [];
-  S.over = !!(m.view.match && m.view.match.outcome);
+  S.over = m.over ?? !!(m.view.match && m.view.match.outcome);
   S.lastScores = m.view.match ? m.view.match.scores : null;
   if (newMatch) {
     S.sheet = store.sheet(S.tableId, m.match);
@@ -136,10 +136,20 @@ function onSync(m) {
   // A refresh only brings the view up to date; any other sync (first, after a gap,
   // a new match) also replaces the history with the hand's history as the server has it.
   if (why !== 'refresh' || newMatch) resetLog(m.view.history || [], why === 'gap');
-  if (S.over && !newMatch && why === 'gap') {
-    const end = S.handEvents.find((e) => e.type === 'match_over');
-    showOver(end || {type: 'match_over', result: m.view.match.outcome, text: null});
+  // Back after a drop, or arriving (a reload, a spectator) once the match is over: the
+  // result and, for a player, "Play again" (paint.js opens it once the game is loaded).
+  if (S.over && (why === 'gap' || S.overShown !== S.match)) {
+    S.overShown = null;
+    overFromView();
   }
+}
+
+/** The end-of-match window from the view (for a page that did not see the match end). */
+export function overFromView() {
+  if (!S.over || !S.game || !S.view || S.overShown === S.match) return;
+  const end = S.handEvents.find((e) => e.type === 'match_over');
+  const result = end ? end.result : S.view.match && S.view.match.outcome;
+  showOver(end || {type: 'match_over', result, text: null});
 }
 
 /** The events of new versions (and, as asked in the hello, the view). @param {any} m */

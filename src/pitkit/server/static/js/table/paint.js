@@ -5,7 +5,7 @@ import {h, plural} from '../dom.js';
 import {S, link, realtime} from './state.js';
 import {seatName} from './seats.js';
 import {ctx} from './ctx.js';
-import {canAct} from './net.js';
+import {canAct, overFromView} from './net.js';
 import {drawFelt} from './felt.js';
 import {drawMine} from './controls.js';
 import {drawScores} from './scores.js';
@@ -31,6 +31,8 @@ export function paint() {
   drawMine();
   drawScores();
   drawLog();
+  // A page that arrived after the match ended shows its result once the game is loaded.
+  if (S.over && S.overShown !== S.match && !S.dialog) overFromView();
 }
 
 
