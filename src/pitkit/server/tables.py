@@ -41,7 +41,7 @@ from pitkit.server import storage
 from pitkit.server.metrics import Metrics
 from pitkit.server.protocol import ProtocolError, error
 from pitkit.server.settings import NORMAL_BOT_DELAY, Bucket, Limits, TableSettings
-from pitkit.server.storage import SeatRecord, Store, TableRecord
+from pitkit.server.storage import ChatRecord, SeatRecord, Store, TableRecord
 from pitkit.server.thinking import Thinker
 
 if TYPE_CHECKING:
@@ -85,6 +85,10 @@ class Conn:
         self.joined = False
         self.views = False
         """Whether this client asked for its view in every update (hello's `views`)."""
+        self.name: str | None = None
+        """The name given in hello (a spectator's, for the chat)."""
+        self.said = Bucket(limits.chat_rate, limits.chat_burst)
+        """This client's chat messages, rate-limited apart from its moves."""
         self.closed = False
         self.close_code = 1000
         self.opened = time.monotonic()
@@ -219,6 +223,9 @@ class Table:
         self._claimed: dict[str, int] = {}
         """Invitations (by hash) whose seat was claimed since the server started: the
         seat they opened, to say it is taken."""
+        self.chat: list[ChatRecord] = list(record.chat)[-limits.chat_kept :]
+        """The latest chat messages, oldest first."""
+        self._chat_seq = record.chat[-1].seq if record.chat else 0
         self.on_step: Callable[[Table], None] | None = None
         """Told of every stored step and new match (an event's table feeds its event)."""
         if record.match is not None:
@@ -436,7 +443,7 @@ class Table:
                     seat.timer.cancel()
                     seat.timer = None
                 seat.away = False
-            welcome = {
+            welcome: dict[str, Any] = {
                 "type": "welcome",
                 "table": self.info(),
                 "seat": conn.seat,
@@ -444,6 +451,8 @@ class Table:
             }
             if secret is not None:
                 welcome["token"] = secret  # the seat's own secret from now on
+            if self._hears(conn):
+                welcome["chat"] = [self._said(said) for said in self.chat]
             conn.send(welcome)
             self._catch_up(conn, match_no, version)
             self._broadcast_table()
@@ -542,6 +551,45 @@ class Table:
                 await self._start_match()
         self._schedule_bots()
         return seat.index, secret
+
+    # -- chat -------------------------------------------------------------------
+
+    def _hears(self, conn: Conn) -> bool:
+        """Whether `conn` sees the chat: players do; spectators if the host lets them."""
+        return conn.seat is not None or self.settings.spectator_chat
+
+    @staticmethod
+    def _said(said: ChatRecord) -> dict[str, Any]:
+        who: dict[str, Any] = {"seat": said.seat} if said.seat is not None else {"spectator": True}
+        return {"type": "said", **who, "name": said.name, "text": said.text, "at": said.at}
+
+    async def say(self, conn: Conn, text: str) -> None:
+        """Say `text` to the table (stored first): from a seat, or from a spectator
+        if the table allows. Only words go by: never anything of the match."""
+        if not self._hears(conn):
+            raise ProtocolError("no_chat")
+        clean = text.strip()
+        most = self.limits.chat_chars
+        if not clean or len(clean) > most or not clean.isprintable():
+            raise ProtocolError(
+                "bad_chat", f"a chat message is 1 to {most} characters, on one line"
+            )
+        if not conn.said.take():
+            raise ProtocolError("chat_too_fast")
+        async with self.lock:
+            if conn.seat is not None:
+                name = self.seats[conn.seat].label
+            else:
+                name = _clean_name(conn.name, self.limits.name_chars) or "A spectator"
+            said = ChatRecord(self._chat_seq + 1, time.time(), conn.seat, name, clean)
+            await self.store.run(storage.add_chat(self.id, said))
+            self._chat_seq = said.seq
+            self.chat = [*self.chat[-(self.limits.chat_kept - 1) :], said]
+            self.touched = time.time()
+            text_out = _dumps(self._said(said))
+            for other in self._conns():
+                if self._hears(other):
+                    other.send(text_out)
 
     # -- host operations ----------------------------------------------------
 
