@@ -203,3 +203,28 @@ def test_back_after_the_match_ended(page: Page, server: ServerThread) -> None:
     expect(page.locator("#hint")).to_contain_text("The game is over.")
     page.locator("#actions").get_by_role("button", name="Play again").click()
     page.wait_for_selector("body[data-state=playing][data-match='2']")
+
+
+def test_chat_at_the_table(context: BrowserContext, page: Page, server: ServerThread) -> None:
+    """A player writes and sends a quick reaction; a spectator, whom the host did not
+    let chat, sees no chat at all."""
+    table_id, invite = server.create("pitty-pat", [None, "sensible", "sensible"], bot_delay=0.3)
+    page.goto(invite)
+    wait_state(page, "playing")
+    chat = page.locator("#chat")
+    expect(chat).to_be_visible()
+    expect(chat.locator("details")).to_have_attribute("open", "")
+    page.fill("#chat-text", "Hello, table!")
+    page.press("#chat-text", "Enter")
+    expect(page.locator("#chat-log li")).to_have_text(["Tess (you): Hello, table!"])
+    assert page.input_value("#chat-text") == ""
+    chat.get_by_role("button", name="Say: Well played").click()
+    expect(page.locator("#chat-log li").nth(1)).to_have_text("Tess (you): Well played")
+    screenshot(page, "chat")
+    assert page.locator("#hand .card").count()  # typing played nothing
+    watcher = context.new_page()
+    watcher.goto(f"{server.base}/t/{table_id}#watch")
+    wait_state(watcher, "playing")
+    expect(watcher.locator("#hint")).to_contain_text("You are watching")
+    expect(watcher.locator("#chat")).to_be_hidden()
+    watcher.close()

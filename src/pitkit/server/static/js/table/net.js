@@ -12,6 +12,7 @@ import {S, draw, link, realtime} from './state.js';
 import {loadGame} from './game.js';
 import {addEvent, resetLog} from './history.js';
 import {closeDialog, showOver, showSummary} from './dialogs.js';
+import {addSaid, setChat} from './chat.js';
 
 /** @typedef {import('../games/contract.js').GameEvent} GameEvent */
 
@@ -78,6 +79,7 @@ export function onMessage(m) {
         history.replaceState(null, '', `#token=${encodeURIComponent(m.token)}`);
       }
       setTable(m.table);
+      setChat(m.chat);
       // Back after a drop: the server sends the missed events, if any; the view may
       // still lag behind the events we had, so ask for it.
       if (S.view && S.viewVersion !== S.version) requestSync('gap');
@@ -91,6 +93,9 @@ export function onMessage(m) {
       break;
     case 'update':
       onUpdate(m);
+      break;
+    case 'said':
+      addSaid(m);
       break;
     case 'ack':
       if (S.pending && S.pending.id === m.id) {

@@ -10,6 +10,7 @@ import {drawFelt} from './felt.js';
 import {drawMine} from './controls.js';
 import {drawScores} from './scores.js';
 import {drawLog} from './history.js';
+import {drawChat} from './chat.js';
 
 /** Draw the whole page from `S` (the painter of state.js's `draw`). */
 export function paint() {
@@ -31,6 +32,7 @@ export function paint() {
   drawMine();
   drawScores();
   drawLog();
+  drawChat();
   // A page that arrived after the match ended shows its result once the game is loaded.
   if (S.over && S.overShown !== S.match && !S.dialog) overFromView();
 }

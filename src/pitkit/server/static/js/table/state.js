@@ -67,6 +67,8 @@
  * @property {ReturnType<typeof setTimeout> | null} syncTimer
  * @property {number} lastSyncAt           when the last sync was sent (ms)
  *
+ * @property {import('./chat.js').Said[]} chat  the latest chat messages, oldest first
+ *
  * @property {'summary' | 'over' | 'help' | 'invite' | 'name' | null} dialog  the window open
  */
 
@@ -103,6 +105,7 @@ export const S = {
   syncWhy: null,
   syncTimer: null,
   lastSyncAt: 0,
+  chat: [],
   dialog: null,
 };
 
