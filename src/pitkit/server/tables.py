@@ -217,6 +217,10 @@ class Table:
         self._records: dict[int | None, tuple[int, int, Any]] = {}
         """Per seat, the (match, version, `match` part of the view) last put in an update."""
         self._bot_pace = Bucket(limits.bot_actions_per_second, 1)
+        self._turn_timer: asyncio.TimerHandle | None = None
+        self._turn_ends: float | None = None
+        """When the turn timer runs out for the person to act now (`time.monotonic`)."""
+        self._timing_out: asyncio.Task[None] | None = None
         self._recheck: asyncio.Task[None] | None = None
         self._verify = False
         """Set when a store failed: memory may be behind what the database holds."""
@@ -322,6 +326,7 @@ class Table:
             "match": self.match_no,
             "version": self.version,
             "over": self.match.is_over,
+            "turn_left": self._turn_left(),
             "view": view,
         }
 
@@ -347,6 +352,7 @@ class Table:
                 else []
             ),
             "over": match.is_over,
+            "turn_left": self._turn_left(),
         }
         if view:
             shown = self._view(seat)
@@ -454,6 +460,8 @@ class Table:
             if self._hears(conn):
                 welcome["chat"] = [self._said(said) for said in self.chat]
             conn.send(welcome)
+            if self._turn_timer is None and self.status == "playing":
+                self._restart_turn_clock()  # after a restart, or a player's return
             self._catch_up(conn, match_no, version)
             self._broadcast_table()
             if self.status == "waiting" and not any(s.kind == "open" for s in self.seats):
@@ -709,6 +717,7 @@ class Table:
             self._watch_absence(seat)
         self._new_clock()
         self._new_bots()
+        self._restart_turn_clock()
         self._stepped()
         self._signal()
         self._broadcast_table()
@@ -820,6 +829,7 @@ class Table:
                     self._recheck = asyncio.create_task(self._check_later())
                 raise ProtocolError("server_error") from None
             self.starts.append(before)
+            self._restart_turn_clock()
             self._stepped()
             self.metrics.actions.labels(self.game.name).inc()
             self.touched = time.time()
@@ -855,6 +865,7 @@ class Table:
         """Close the table, stored first. Under the lock."""
         await self.store.run(storage.set_status(self.id, "closed"))
         self.status, self.problem = "closed", reason
+        self._stop_turn_clock()
         for seat in self.seats:
             if seat.timer is not None:
                 seat.timer.cancel()
@@ -930,17 +941,76 @@ class Table:
         if seat.kind == "bot":
             return self._bots.get(index)
         if seat.kind == "open" or seat.away:
-            bot = self._standins.get(index)
-            if bot is None:
-                names = bot_registry.names(self.game)
-                name = (
-                    self.settings.standin if self.settings.standin in names else self.game.opponent
-                )
-                bot = self._standins[index] = self.thinker.make(
-                    self.game, name, secrets.randbits(32)
-                )
-            return bot
+            return self._standin(index)
         return None
+
+    def _standin(self, index: int) -> Bot:
+        """The bot that stands in for seat `index`'s player (made on first need)."""
+        bot = self._standins.get(index)
+        if bot is None:
+            names = bot_registry.names(self.game)
+            name = self.settings.standin if self.settings.standin in names else self.game.opponent
+            bot = self._standins[index] = self.thinker.make(self.game, name, secrets.randbits(32))
+        return bot
+
+    # -- the turn timer -----------------------------------------------------------
+
+    def _turn_left(self) -> float | None:
+        """Seconds left to the person to act now, if the turn timer runs."""
+        if self._turn_ends is None:
+            return None
+        return round(max(0.0, self._turn_ends - time.monotonic()), 1)
+
+    def _stop_turn_clock(self) -> None:
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+        self._turn_timer, self._turn_ends = None, None
+
+    def _restart_turn_clock(self) -> None:
+        """After each move (and each deal): a person to act has `turn_seconds` for this
+        move. Not in real time (Pit has no turns), nor for seats a bot plays."""
+        self._stop_turn_clock()
+        seconds, match = self.settings.turn_seconds, self.match
+        if not seconds or self.game.realtime or match is None or match.is_over:
+            return
+        if not any(self._bot_for(i) is None for i in match.to_act):
+            return
+        loop = asyncio.get_running_loop()
+        self._turn_ends = time.monotonic() + seconds
+        self._turn_timer = loop.call_later(seconds, self._ring, self.version)
+
+    def _ring(self, version: int) -> None:
+        self._timing_out = asyncio.create_task(self._time_out(version))  # kept: not collected
+
+    async def _time_out(self, version: int) -> None:
+        """A person's turn ran out at `version`: the stand-in bot makes one move for
+        each person still to act then (as for an absent player), and everyone is told."""
+        match = self.match
+        if match is None or self.version != version or self._closing:
+            return
+        self._turn_timer, self._turn_ends = None, None
+        for index in sorted(match.to_act):
+            if self._bot_for(index) is not None or self.version != version:
+                continue  # a bot plays the seat already, or the table moved on
+            bot = self._standin(index)
+            try:
+                action, after = await self.thinker.decide(self, bot, match.clone(), index)
+                self._keep(index, bot, after)
+            except Exception:  # as for any bot: the seat still moves
+                log.exception("table %s: the stand-in at seat %d did not decide", self.id, index)
+                action = None
+            if action is None:
+                action = random.choice(match.legal_actions(index))
+            try:
+                await self.act(index, action, version)
+            except ProtocolError:
+                continue  # the player moved at the last moment: their move stands
+            for conn in self._conns():
+                text = self.narrator(conn.seat).with_names(
+                    f"time ran out: a bot played for seat {index}"
+                )
+                conn.send({"type": "timed_out", "seat": index, "text": text[:1].upper() + text[1:]})
+            self._schedule_bots()
 
     def _schedule_bots(self) -> None:
         """Start a task for each bot seat that may act now and has none running."""
@@ -1039,6 +1109,7 @@ class Table:
     async def close(self) -> None:
         """Stop the bots and timers and close every socket (server shutdown)."""
         self._closing = True
+        self._stop_turn_clock()
         if self._recheck is not None:
             self._recheck.cancel()
         for seat in self.seats:
