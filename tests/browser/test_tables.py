@@ -3,6 +3,7 @@ connection that drops in the middle of a hand."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import BrowserContext, Page, expect
@@ -228,3 +229,21 @@ def test_chat_at_the_table(context: BrowserContext, page: Page, server: ServerTh
     expect(watcher.locator("#hint")).to_contain_text("You are watching")
     expect(watcher.locator("#chat")).to_be_hidden()
     watcher.close()
+
+
+def test_the_turn_timer_shows(page: Page, server: ServerThread) -> None:
+    """Created from the lobby with a turn timer, the table counts down the time left to
+    the player to act."""
+    page.goto(server.base + "/")
+    page.get_by_label("Ace Pit").check()
+    page.select_option("#turn-timer", "30")
+    page.click("#create-button")
+    wait_state(page, "playing")
+    table_id = page.url.split("/t/")[1].split("#")[0]
+    assert server.http.get(f"/api/tables/{table_id}").json()["settings"]["turn_seconds"] == 30
+    page.wait_for_selector("body[data-turn=me][data-busy=false]")
+    clock = page.locator("#hint .turn-clock")
+    expect(clock).to_have_text(re.compile(r"^ ?(30|2\d) s left$"))
+    first = clock.inner_text()
+    page.wait_for_timeout(2100)
+    assert clock.inner_text() != first  # it counts down

@@ -70,7 +70,8 @@ export function drawMine() {
   else if (S.legal.length && ready) text = game.hint(view, ctx, actions) || 'Your turn.';
   else if (S.legal.length) text = 'Sending…';
   else text = waitingFor();
-  morph(hint, h('p', {}, keyHints(text)));
+  const clock = turnClock();
+  morph(hint, h('p', {}, keyHints(text), clock ? h('span', {class: 'turn-clock'}, ` ${clock}`) : null));
   hint.classList.toggle('your-turn', !!(S.legal.length && !realtime() && !spectator));
 
   // The action bar: completed selections first (gold), then the other actions.
@@ -196,6 +197,13 @@ function actionButton(a, {exact = false, first = false, ready = true, cls = ''} 
     dataset: {action: a.text},
     onclick: () => act(a.text),
   }, words != null ? withSuits(words) : label, key ? h('kbd', {}, key.length === 1 ? key.toUpperCase() : key) : null);
+}
+
+/** The turn timer's count, "42 s left" (or "1:30 left"), while it runs. */
+function turnClock() {
+  if (!S.turnEnds || S.over || !S.toAct.length) return null;
+  const left = Math.max(0, Math.ceil((S.turnEnds - Date.now()) / 1000));
+  return left >= 60 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left` : `${left} s left`;
 }
 
 /** "The game is over: you win 850 to 815 after 11 hands." (the server's words) */

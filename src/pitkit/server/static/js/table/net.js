@@ -94,6 +94,10 @@ export function onMessage(m) {
     case 'update':
       onUpdate(m);
       break;
+    case 'timed_out':
+      S.log.push({text: m.text, cls: 'note'});
+      toast(m.text, 'info');
+      break;
     case 'said':
       addSaid(m);
       break;
@@ -132,6 +136,7 @@ function onSync(m) {
   S.legal = m.view.legal || [];
   S.toAct = m.view.to_act || [];
   S.over = m.over ?? !!(m.view.match && m.view.match.outcome);
+  startTurnClock(m.turn_left);
   S.lastScores = m.view.match ? m.view.match.scores : null;
   if (newMatch) {
     S.sheet = store.sheet(S.tableId, m.match);
@@ -167,6 +172,7 @@ function onUpdate(m) {
   S.legal = m.legal;
   S.toAct = m.to_act;
   S.over = m.over;
+  startTurnClock(m.turn_left);
   // The end of a hand or of the match opens a window once the whole update is in.
   /** @type {(() => void)[]} */
   const windows = [];
@@ -203,6 +209,15 @@ function scored(event) {
   return () => {
     if (!S.over) showSummary(event.hand, events, previous, event.scores);
   };
+}
+
+/**
+ * The turn timer: the seconds left to the person to act, as the server counted them
+ * when it sent the message (our clock may differ from the server's, so no time of day).
+ * @param {number | null | undefined} left
+ */
+function startTurnClock(left) {
+  S.turnEnds = left == null ? null : Date.now() + left * 1000;
 }
 
 /** A refusal. @param {any} m */
@@ -304,6 +319,7 @@ export function askRematch() {
 /** Never stay stuck waiting for an answer that will not come. */
 export function watchdog() {
   const now = Date.now();
+  if (S.turnEnds) draw(); // the turn timer counts down
   if (S.syncing && now - S.lastSyncAt > 5000) {
     S.syncing = false;
     requestSync('gap');

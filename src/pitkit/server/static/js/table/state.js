@@ -45,6 +45,7 @@
  * @property {string[]} legal              the seat's legal actions as of `version`
  * @property {number[]} toAct              the seats to act as of `version`
  * @property {boolean} over                whether the match is over
+ * @property {number | null} turnEnds      when the turn timer runs out (Date.now() ms), if it runs
  * @property {number | null} overShown     the match whose end-of-match window was opened
  * @property {GameEvent[]} handEvents      this hand's events (the view's history)
  * @property {number[] | null} lastScores  the scores after the last hand
@@ -91,6 +92,7 @@ export const S = {
   toAct: [],
   over: false,
   overShown: null,
+  turnEnds: null,
   handEvents: [],
   lastScores: null,
   sheet: {},
