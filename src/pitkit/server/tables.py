@@ -1110,6 +1110,8 @@ class Table:
         """Stop the bots and timers and close every socket (server shutdown)."""
         self._closing = True
         self._stop_turn_clock()
+        if self._timing_out is not None:
+            self._timing_out.cancel()
         if self._recheck is not None:
             self._recheck.cancel()
         for seat in self.seats:
