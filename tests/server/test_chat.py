@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from pitkit.server.client import TableClient
@@ -110,3 +111,28 @@ def test_spectators_chat_when_the_host_allows(server: ServerThread) -> None:
             await c.close()
 
     run(main())
+
+
+def test_a_newcomer_gets_the_latest(tmp_path: Path, database: str) -> None:
+    """Only the last `chat_kept` messages come in welcome, oldest first."""
+    limits = dataclasses.replace(FAST, chat_rate=1000, chat_burst=1000, chat_kept=3)
+    server = ServerThread(tmp_path, limits, database=database)
+    try:
+        created = server.create(game="ace-pit", seats=["open", "open"])
+        tid, tokens = created["table"]["id"], [s["token"] for s in created["seats"]]
+
+        async def main() -> None:
+            ann = await _join(server, tid, tokens[0], "Ann")
+            for n in range(5):
+                await ann.send({"type": "chat", "text": f"line {n}"})
+                await ann.recv_type("said")
+            bea = TableClient(server.base, tid, tokens[1])
+            await bea.connect(name="Bea")
+            welcome = await bea.recv_type("welcome")
+            assert [m["text"] for m in welcome["chat"]] == ["line 2", "line 3", "line 4"]
+            for c in (ann, bea):
+                await c.close()
+
+        run(main())
+    finally:
+        server.stop()
