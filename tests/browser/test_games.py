@@ -116,7 +116,7 @@ def test_ace_pit(page: Page, server: ServerThread) -> None:
     finish_and_check(page, server, table_id)
 
     # Play again: the bot agrees at once, and match 2 is dealt.
-    page.get_by_role("button", name="Play again").click()
+    page.locator("#dialog").get_by_role("button", name="Play again").click()
     page.wait_for_selector("body[data-match='2'][data-state=playing]")
     expect(page.locator("#dialog")).not_to_be_visible()
 

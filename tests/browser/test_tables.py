@@ -3,6 +3,7 @@ connection that drops in the middle of a hand."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import BrowserContext, Page, expect
@@ -163,3 +164,86 @@ def test_the_host_closes_a_waiting_table(page: Page, server: ServerThread) -> No
     screenshot(page, "table-closed")
     table_id = page.url.split("/t/")[1].split("#")[0]
     assert server.http.get(f"/api/tables/{table_id}").json()["status"] == "closed"
+
+
+def test_back_after_the_match_ended(page: Page, server: ServerThread) -> None:
+    """A player leaves in the middle of the match, a bot stands in and finishes it; back,
+    the player sees the result in words and can ask for another game."""
+    response = server.http.post(
+        "/api/tables",
+        json={
+            "game": "ace-pit",
+            "seats": [None, "greedy"],
+            "rules": {"hands": 1},
+            "settings": {"bot_delay": 0, "away_timeout": 0.2},
+        },
+    )
+    created = response.json()
+    table_id = created["table"]["id"]
+    page.goto(created["seats"][0]["invite"])
+    wait_state(page, "playing")
+    play_turns(page, 1)
+    page.goto("about:blank")  # gone: the stand-in bot plays the seat to the end
+    server_over = False
+    for _ in range(200):
+        if server.http.get(f"/api/tables/{table_id}").json()["status"] == "over":
+            server_over = True
+            break
+        page.wait_for_timeout(100)
+    assert server_over
+    page.goto(f"{server.base}/t/{table_id}")  # the seat's secret is kept in this browser
+    wait_state(page, "over")
+    dialog = page.locator("#dialog[open][data-kind=over]")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator(".outcome").first).to_contain_text(" to ")
+    expect(dialog.get_by_role("button", name="Play again")).to_be_visible()
+    expect(dialog.locator(".final-scores tbody tr")).to_have_count(2)
+    screenshot(page, "back-after-the-end")
+    dialog.get_by_role("button", name="Close").click()
+    # Closed, the result and "Play again" stay below the table.
+    expect(page.locator("#hint")).to_contain_text("The game is over.")
+    page.locator("#actions").get_by_role("button", name="Play again").click()
+    page.wait_for_selector("body[data-state=playing][data-match='2']")
+
+
+def test_chat_at_the_table(context: BrowserContext, page: Page, server: ServerThread) -> None:
+    """A player writes and sends a quick reaction; a spectator, whom the host did not
+    let chat, sees no chat at all."""
+    table_id, invite = server.create("pitty-pat", [None, "sensible", "sensible"], bot_delay=0.3)
+    page.goto(invite)
+    wait_state(page, "playing")
+    chat = page.locator("#chat")
+    expect(chat).to_be_visible()
+    expect(chat.locator("details")).to_have_attribute("open", "")
+    page.fill("#chat-text", "Hello, table!")
+    page.press("#chat-text", "Enter")
+    expect(page.locator("#chat-log li")).to_have_text(["Tess (you): Hello, table!"])
+    assert page.input_value("#chat-text") == ""
+    chat.get_by_role("button", name="Say: Well played").click()
+    expect(page.locator("#chat-log li").nth(1)).to_have_text("Tess (you): Well played")
+    screenshot(page, "chat")
+    assert page.locator("#hand .card").count()  # typing played nothing
+    watcher = context.new_page()
+    watcher.goto(f"{server.base}/t/{table_id}#watch")
+    wait_state(watcher, "playing")
+    expect(watcher.locator("#hint")).to_contain_text("You are watching")
+    expect(watcher.locator("#chat")).to_be_hidden()
+    watcher.close()
+
+
+def test_the_turn_timer_shows(page: Page, server: ServerThread) -> None:
+    """Created from the lobby with a turn timer, the table counts down the time left to
+    the player to act."""
+    page.goto(server.base + "/")
+    page.get_by_label("Ace Pit").check()
+    page.select_option("#turn-timer", "30")
+    page.click("#create-button")
+    wait_state(page, "playing")
+    table_id = page.url.split("/t/")[1].split("#")[0]
+    assert server.http.get(f"/api/tables/{table_id}").json()["settings"]["turn_seconds"] == 30
+    page.wait_for_selector("body[data-turn=me][data-busy=false]")
+    clock = page.locator("#hint .turn-clock")
+    expect(clock).to_have_text(re.compile(r"^ ?(30|2\d) s left$"))
+    first = clock.inner_text()
+    page.wait_for_timeout(2100)
+    assert clock.inner_text() != first  # it counts down

@@ -16,7 +16,16 @@ from sqlalchemy import Engine, inspect, text
 import pitkit.server.storage as storage
 from pitkit.server.storage import make_engine, metadata, migrate
 
-SCHEMA = {"tables", "seats", "matches", "steps", "events", "event_links", "event_entries"}
+SCHEMA = {
+    "tables",
+    "seats",
+    "matches",
+    "steps",
+    "events",
+    "event_links",
+    "event_entries",
+    "chat",
+}
 
 
 def _downgrade(engine: Engine, revision: str) -> None:

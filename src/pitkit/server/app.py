@@ -40,6 +40,7 @@ from pitkit.server.owners import owners_for
 from pitkit.server.protocol import (
     Act,
     Body,
+    Chat,
     ClientMessage,
     Hello,
     ProtocolError,
@@ -104,7 +105,9 @@ class CreateTable(Body):
     settings: dict[_Name, float | bool | _Name | None] = Field(
         default_factory=dict,
         max_length=8,
-        description="bot_delay (s), away_timeout (s, 0: never), standin (bot), listed.",
+        description=(
+            "bot_delay (s), away_timeout (s, 0: never), standin (bot), listed, spectator_chat."
+        ),
     )
 
 
@@ -645,6 +648,7 @@ async def _handle(conn: Conn, table: Table, message: ClientMessage, received: fl
         if conn.joined:
             raise ProtocolError("already_joined")
         conn.views = message.views
+        conn.name = message.name
         await table.attach(conn, message.token, message.name, message.match, message.version)
         return
     if not conn.joined:
@@ -654,6 +658,8 @@ async def _handle(conn: Conn, table: Table, message: ClientMessage, received: fl
             raise ProtocolError("spectator")
         await table.act(conn.seat, message.action, message.version, conn, message.id)
         table.metrics.action_seconds.observe(time.perf_counter() - received)
+    elif isinstance(message, Chat):
+        await table.say(conn, message.text)
     elif message.type == "sync":
         await table.sync(conn)
     elif message.type == "rematch":

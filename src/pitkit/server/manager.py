@@ -241,6 +241,9 @@ class Manager:
                 f"no bot named {settings.standin!r} for {game.name}; "
                 f"bots are: {', '.join(bot_registry.names(game))}"
             )
+        least = self.limits.turn_seconds_least
+        if settings.turn_seconds is not None and settings.turn_seconds < least:
+            raise ValueError(f"turn_seconds is at least {least:g} (seconds), or null (none)")
         host = new_token()
         tokens = [new_token() for _ in range(n)]
         table_id = secrets.token_urlsafe(6)

@@ -22,6 +22,7 @@ __all__ = [
     "ERRORS",
     "Act",
     "Body",
+    "Chat",
     "ClientMessage",
     "Hello",
     "ProtocolError",
@@ -53,6 +54,9 @@ ERRORS: dict[str, str] = {
     "not_over": "a rematch can be asked for only once the match is over",
     "server_error": "the server could not store the action; nothing changed",
     "closed": "the table is closed: it takes no more moves",
+    "bad_chat": "a chat message is 1 to 200 printable characters",
+    "no_chat": "spectators do not chat at this table",
+    "chat_too_fast": "too many chat messages: wait a moment",
 }
 
 
@@ -97,7 +101,15 @@ class Simple:
     id: str | int | None
 
 
-ClientMessage = Hello | Act | Simple
+@dataclass(frozen=True)
+class Chat:
+    """Say something to the table (its bounds are checked by the table)."""
+
+    text: str
+    id: str | int | None
+
+
+ClientMessage = Hello | Act | Chat | Simple
 
 _DEPTH = 16
 """Deepest nesting of lists and objects a message may have (an action needs three)."""
@@ -105,6 +117,7 @@ _DEPTH = 16
 _FIELDS = {
     "hello": {"type", "token", "name", "match", "version", "views"},
     "act": {"type", "action", "version", "id"},
+    "chat": {"type", "text", "id"},
     "sync": {"type", "id"},
     "rematch": {"type", "id"},
     "ping": {"type", "id"},
@@ -157,6 +170,11 @@ def parse(text: str | bytes | None, limit: int) -> ClientMessage:
                 "malformed", "act needs the version it acted on (a whole number below 2^31)"
             )
         return Act(action, acted_on, ident)
+    if kind == "chat":
+        said = data.get("text")
+        if not isinstance(said, str):
+            raise ProtocolError("malformed", "chat needs its text (a string)")
+        return Chat(said, ident)
     return Simple(kind, ident)
 
 

@@ -81,6 +81,16 @@ class Limits:
     """HTTP requests one address may make a second, on average (more: 429)."""
     request_burst: int = 200
     """HTTP requests one address may make at once before the rate applies."""
+    turn_seconds_least: float = 10.0
+    """Shortest turn timer a table may have (`TableSettings.turn_seconds`)."""
+    chat_chars: int = 200
+    """Longest chat message."""
+    chat_kept: int = 100
+    """Chat messages a client gets on joining (the latest)."""
+    chat_rate: float = 1.0
+    """Chat messages a connection may send per second, on average."""
+    chat_burst: int = 5
+    """Chat messages a connection may send at once before `chat_rate` applies."""
 
 
 NORMAL_BOT_DELAY = 0.6
@@ -101,6 +111,12 @@ class TableSettings:
     """The bot that stands in for an absent player (None: the game's strongest bot)."""
     listed: bool = True
     """Whether the table appears in the public table list."""
+    spectator_chat: bool = False
+    """Whether spectators see the table's chat and may chat (players always may)."""
+    turn_seconds: float | None = None
+    """A turn timer (`Limits.turn_seconds_least`, 10, to 600 s; None: none): in a
+    turn-based game, a person who takes longer over a move has the stand-in bot make
+    that one move for them."""
     event: str | None = None
     """The event (tournament) whose game this table plays, if any: it feeds the
     event its hands. Set by the server when an event opens the table, never by a client."""
@@ -110,7 +126,7 @@ class TableSettings:
         """Settings from JSON, checking types and ranges; ValueError names the problem.
         `client`: given by a client, who may not tie a table to an event."""
         data = dict(data or {})
-        known = {"bot_delay", "away_timeout", "standin", "listed"}
+        known = {"bot_delay", "away_timeout", "standin", "listed", "spectator_chat", "turn_seconds"}
         if not client:
             known.add("event")
         unknown = set(data) - known
@@ -145,10 +161,26 @@ class TableSettings:
             raise ValueError("standin is a bot name")
         if not isinstance(listed, bool):
             raise ValueError("listed is true or false")
+        spectator_chat = data.get("spectator_chat", out.spectator_chat)
+        if not isinstance(spectator_chat, bool):
+            raise ValueError("spectator_chat is true or false")
+        turn = data.get("turn_seconds")
+        turn_seconds = None if turn is None else seconds(turn, 600)
+        # At least `Limits.turn_seconds_least` too (10 s): checked where the limits are.
+        if turn is not None and not turn_seconds:
+            raise ValueError("turn_seconds is a number of seconds from 10 to 600, or null (none)")
         event = data.get("event")
         if event is not None and not isinstance(event, str):
             raise ValueError("event is an event's id")
-        return TableSettings(delay, timeout, standin, listed, event)
+        return TableSettings(
+            delay,
+            timeout,
+            standin,
+            listed,
+            event=event,
+            spectator_chat=spectator_chat,
+            turn_seconds=turn_seconds,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """These settings as JSON."""
@@ -157,6 +189,8 @@ class TableSettings:
             "away_timeout": self.away_timeout,
             "standin": self.standin,
             "listed": self.listed,
+            "spectator_chat": self.spectator_chat,
+            "turn_seconds": self.turn_seconds,
             **({"event": self.event} if self.event is not None else {}),
         }
 

@@ -49,6 +49,7 @@ from sqlalchemy import (
 from pitkit.server.metrics import Metrics
 
 __all__ = [
+    "ChatRecord",
     "MatchRecord",
     "SeatRecord",
     "Store",
@@ -159,6 +160,20 @@ event_entries_t = Table(
     ForeignKeyConstraint(["event_id"], ["events.id"]),
 )
 
+# Each table's chat (issue 20): what the players said, kept with the table.
+chat_t = Table(
+    "chat",
+    metadata,
+    Column("table_id", String(24), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(80), nullable=False),
+    Column("text", Text, nullable=False),
+    PrimaryKeyConstraint("table_id", "seq"),
+    ForeignKeyConstraint(["table_id"], ["tables.id"]),
+)
+
 
 @dataclass
 class SeatRecord:
@@ -169,6 +184,17 @@ class SeatRecord:
     bot: str | None
     name: str | None
     token_hash: str
+
+
+@dataclass
+class ChatRecord:
+    """One chat message as stored (seat None: a spectator)."""
+
+    seq: int
+    at: float
+    seat: int | None
+    name: str
+    text: str
 
 
 @dataclass
@@ -197,6 +223,8 @@ class TableRecord:
     updated: float = 0.0
     seats: list[SeatRecord] = field(default_factory=list)
     match: MatchRecord | None = None
+    chat: list[ChatRecord] = field(default_factory=list)
+    """The latest chat messages, oldest first (`read_table`'s `chat` of them)."""
 
 
 MIGRATION_LOCK = 0x70697463686D6967  # "pitchmig": the advisory lock migrations hold
@@ -400,8 +428,8 @@ def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
 # -- jobs: functions of a connection, run inside the writer's transaction -------
 
 
-def read_table(conn: Connection, table_id: str) -> TableRecord | None:
-    """One table with its seats and current match, or None."""
+def read_table(conn: Connection, table_id: str, chat: int = 100) -> TableRecord | None:
+    """One table with its seats, current match and last `chat` chat messages, or None."""
     row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
     if row is None:
         return None
@@ -426,6 +454,13 @@ def read_table(conn: Connection, table_id: str) -> TableRecord | None:
                 )
             ]
             record.match = MatchRecord(match.number, match.seed, steps, match.ended is not None)
+    said = conn.execute(
+        select(chat_t)
+        .where(chat_t.c.table_id == table_id)
+        .order_by(chat_t.c.seq.desc())
+        .limit(chat)
+    )
+    record.chat = [ChatRecord(r.seq, r.at, r.seat, r.name, r.text) for r in said][::-1]
     return record
 
 
@@ -636,6 +671,24 @@ def append_step(
             conn.execute(
                 update(tables_t).where(tables_t.c.id == table_id).values(status="over", updated=now)
             )
+
+    return job
+
+
+def add_chat(table_id: str, said: ChatRecord) -> Callable[[Connection], None]:
+    """A job that stores one chat message."""
+
+    def job(conn: Connection) -> None:
+        conn.execute(
+            chat_t.insert().values(
+                table_id=table_id,
+                seq=said.seq,
+                at=said.at,
+                seat=said.seat,
+                name=said.name,
+                text=said.text,
+            )
+        )
 
     return job
 

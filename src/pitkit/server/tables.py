@@ -41,7 +41,7 @@ from pitkit.server import storage
 from pitkit.server.metrics import Metrics
 from pitkit.server.protocol import ProtocolError, error
 from pitkit.server.settings import NORMAL_BOT_DELAY, Bucket, Limits, TableSettings
-from pitkit.server.storage import SeatRecord, Store, TableRecord
+from pitkit.server.storage import ChatRecord, SeatRecord, Store, TableRecord
 from pitkit.server.thinking import Thinker
 
 if TYPE_CHECKING:
@@ -85,6 +85,10 @@ class Conn:
         self.joined = False
         self.views = False
         """Whether this client asked for its view in every update (hello's `views`)."""
+        self.name: str | None = None
+        """The name given in hello (a spectator's, for the chat)."""
+        self.said = Bucket(limits.chat_rate, limits.chat_burst)
+        """This client's chat messages, rate-limited apart from its moves."""
         self.closed = False
         self.close_code = 1000
         self.opened = time.monotonic()
@@ -213,12 +217,19 @@ class Table:
         self._records: dict[int | None, tuple[int, int, Any]] = {}
         """Per seat, the (match, version, `match` part of the view) last put in an update."""
         self._bot_pace = Bucket(limits.bot_actions_per_second, 1)
+        self._turn_timer: asyncio.TimerHandle | None = None
+        self._turn_ends: float | None = None
+        """When the turn timer runs out for the person to act now (`time.monotonic`)."""
+        self._timing_out: asyncio.Task[None] | None = None
         self._recheck: asyncio.Task[None] | None = None
         self._verify = False
         """Set when a store failed: memory may be behind what the database holds."""
         self._claimed: dict[str, int] = {}
         """Invitations (by hash) whose seat was claimed since the server started: the
         seat they opened, to say it is taken."""
+        self.chat: list[ChatRecord] = list(record.chat)[-limits.chat_kept :]
+        """The latest chat messages, oldest first."""
+        self._chat_seq = record.chat[-1].seq if record.chat else 0
         self.on_step: Callable[[Table], None] | None = None
         """Told of every stored step and new match (an event's table feeds its event)."""
         if record.match is not None:
@@ -314,6 +325,8 @@ class Table:
             "type": "sync",
             "match": self.match_no,
             "version": self.version,
+            "over": self.match.is_over,
+            "turn_left": self._turn_left(),
             "view": view,
         }
 
@@ -339,6 +352,7 @@ class Table:
                 else []
             ),
             "over": match.is_over,
+            "turn_left": self._turn_left(),
         }
         if view:
             shown = self._view(seat)
@@ -435,7 +449,7 @@ class Table:
                     seat.timer.cancel()
                     seat.timer = None
                 seat.away = False
-            welcome = {
+            welcome: dict[str, Any] = {
                 "type": "welcome",
                 "table": self.info(),
                 "seat": conn.seat,
@@ -443,7 +457,11 @@ class Table:
             }
             if secret is not None:
                 welcome["token"] = secret  # the seat's own secret from now on
+            if self._hears(conn):
+                welcome["chat"] = [self._said(said) for said in self.chat]
             conn.send(welcome)
+            if self._turn_timer is None and self.status == "playing":
+                self._restart_turn_clock()  # after a restart, or a player's return
             self._catch_up(conn, match_no, version)
             self._broadcast_table()
             if self.status == "waiting" and not any(s.kind == "open" for s in self.seats):
@@ -541,6 +559,45 @@ class Table:
                 await self._start_match()
         self._schedule_bots()
         return seat.index, secret
+
+    # -- chat -------------------------------------------------------------------
+
+    def _hears(self, conn: Conn) -> bool:
+        """Whether `conn` sees the chat: players do; spectators if the host lets them."""
+        return conn.seat is not None or self.settings.spectator_chat
+
+    @staticmethod
+    def _said(said: ChatRecord) -> dict[str, Any]:
+        who: dict[str, Any] = {"seat": said.seat} if said.seat is not None else {"spectator": True}
+        return {"type": "said", **who, "name": said.name, "text": said.text, "at": said.at}
+
+    async def say(self, conn: Conn, text: str) -> None:
+        """Say `text` to the table (stored first): from a seat, or from a spectator
+        if the table allows. Only words go by: never anything of the match."""
+        if not self._hears(conn):
+            raise ProtocolError("no_chat")
+        clean = text.strip()
+        most = self.limits.chat_chars
+        if not clean or len(clean) > most or not clean.isprintable():
+            raise ProtocolError(
+                "bad_chat", f"a chat message is 1 to {most} characters, on one line"
+            )
+        if not conn.said.take():
+            raise ProtocolError("chat_too_fast")
+        async with self.lock:
+            if conn.seat is not None:
+                name = self.seats[conn.seat].label
+            else:
+                name = _clean_name(conn.name, self.limits.name_chars) or "A spectator"
+            said = ChatRecord(self._chat_seq + 1, time.time(), conn.seat, name, clean)
+            await self.store.run(storage.add_chat(self.id, said))
+            self._chat_seq = said.seq
+            self.chat = [*self.chat[-(self.limits.chat_kept - 1) :], said]
+            self.touched = time.time()
+            text_out = _dumps(self._said(said))
+            for other in self._conns():
+                if self._hears(other):
+                    other.send(text_out)
 
     # -- host operations ----------------------------------------------------
 
@@ -660,6 +717,7 @@ class Table:
             self._watch_absence(seat)
         self._new_clock()
         self._new_bots()
+        self._restart_turn_clock()
         self._stepped()
         self._signal()
         self._broadcast_table()
@@ -771,6 +829,7 @@ class Table:
                     self._recheck = asyncio.create_task(self._check_later())
                 raise ProtocolError("server_error") from None
             self.starts.append(before)
+            self._restart_turn_clock()
             self._stepped()
             self.metrics.actions.labels(self.game.name).inc()
             self.touched = time.time()
@@ -806,6 +865,7 @@ class Table:
         """Close the table, stored first. Under the lock."""
         await self.store.run(storage.set_status(self.id, "closed"))
         self.status, self.problem = "closed", reason
+        self._stop_turn_clock()
         for seat in self.seats:
             if seat.timer is not None:
                 seat.timer.cancel()
@@ -881,17 +941,76 @@ class Table:
         if seat.kind == "bot":
             return self._bots.get(index)
         if seat.kind == "open" or seat.away:
-            bot = self._standins.get(index)
-            if bot is None:
-                names = bot_registry.names(self.game)
-                name = (
-                    self.settings.standin if self.settings.standin in names else self.game.opponent
-                )
-                bot = self._standins[index] = self.thinker.make(
-                    self.game, name, secrets.randbits(32)
-                )
-            return bot
+            return self._standin(index)
         return None
+
+    def _standin(self, index: int) -> Bot:
+        """The bot that stands in for seat `index`'s player (made on first need)."""
+        bot = self._standins.get(index)
+        if bot is None:
+            names = bot_registry.names(self.game)
+            name = self.settings.standin if self.settings.standin in names else self.game.opponent
+            bot = self._standins[index] = self.thinker.make(self.game, name, secrets.randbits(32))
+        return bot
+
+    # -- the turn timer -----------------------------------------------------------
+
+    def _turn_left(self) -> float | None:
+        """Seconds left to the person to act now, if the turn timer runs."""
+        if self._turn_ends is None:
+            return None
+        return round(max(0.0, self._turn_ends - time.monotonic()), 1)
+
+    def _stop_turn_clock(self) -> None:
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+        self._turn_timer, self._turn_ends = None, None
+
+    def _restart_turn_clock(self) -> None:
+        """After each move (and each deal): a person to act has `turn_seconds` for this
+        move. Not in real time (Pit has no turns), nor for seats a bot plays."""
+        self._stop_turn_clock()
+        seconds, match = self.settings.turn_seconds, self.match
+        if not seconds or self.game.realtime or match is None or match.is_over:
+            return
+        if not any(self._bot_for(i) is None for i in match.to_act):
+            return
+        loop = asyncio.get_running_loop()
+        self._turn_ends = time.monotonic() + seconds
+        self._turn_timer = loop.call_later(seconds, self._ring, self.version)
+
+    def _ring(self, version: int) -> None:
+        self._timing_out = asyncio.create_task(self._time_out(version))  # kept: not collected
+
+    async def _time_out(self, version: int) -> None:
+        """A person's turn ran out at `version`: the stand-in bot makes one move for
+        each person still to act then (as for an absent player), and everyone is told."""
+        match = self.match
+        if match is None or self.version != version or self._closing:
+            return
+        self._turn_timer, self._turn_ends = None, None
+        for index in sorted(match.to_act):
+            if self._bot_for(index) is not None or self.version != version:
+                continue  # a bot plays the seat already, or the table moved on
+            bot = self._standin(index)
+            try:
+                action, after = await self.thinker.decide(self, bot, match.clone(), index)
+                self._keep(index, bot, after)
+            except Exception:  # as for any bot: the seat still moves
+                log.exception("table %s: the stand-in at seat %d did not decide", self.id, index)
+                action = None
+            if action is None:
+                action = random.choice(match.legal_actions(index))
+            try:
+                await self.act(index, action, version)
+            except ProtocolError:
+                continue  # the player moved at the last moment: their move stands
+            for conn in self._conns():
+                text = self.narrator(conn.seat).with_names(
+                    f"time ran out: a bot played for seat {index}"
+                )
+                conn.send({"type": "timed_out", "seat": index, "text": text[:1].upper() + text[1:]})
+            self._schedule_bots()
 
     def _schedule_bots(self) -> None:
         """Start a task for each bot seat that may act now and has none running."""
@@ -990,6 +1109,9 @@ class Table:
     async def close(self) -> None:
         """Stop the bots and timers and close every socket (server shutdown)."""
         self._closing = True
+        self._stop_turn_clock()
+        if self._timing_out is not None:
+            self._timing_out.cancel()
         if self._recheck is not None:
             self._recheck.cancel()
         for seat in self.seats:

@@ -160,6 +160,8 @@ async function create(event) {
     settings: {
       bot_delay: Number(selectEl('speed').value),
       listed: inputEl('listed').checked,
+      spectator_chat: inputEl('spectator-chat').checked,
+      turn_seconds: selectEl('turn-timer').value ? Number(selectEl('turn-timer').value) : null,
     },
   };
   const button = /** @type {HTMLButtonElement} */ (byId('create-button'));

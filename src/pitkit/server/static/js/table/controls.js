@@ -2,13 +2,13 @@
 // Your play: the line that says what to do, the action bar and your hand. Cards are
 // picked toward the legal actions that name them (js/picker.js); a pick that spells
 // exactly one action plays it (or offers it as the gold button).
-import {h, morph, plural, toast, unmorphed} from '../dom.js';
+import {h, morph, plural, sentence, toast, unmorphed} from '../dom.js';
 import {cardEl, cardName, withSuits} from '../cards.js';
 import {pick} from '../picker.js';
 import {S, clearSelection, draw, realtime, selectByNames} from './state.js';
 import {seatName} from './seats.js';
 import {ctx} from './ctx.js';
-import {act, canAct} from './net.js';
+import {act, askRematch, canAct} from './net.js';
 
 /** @typedef {import('../games/contract.js').ParsedAction} ParsedAction */
 /** @typedef {import('../games/contract.js').Content} Content */
@@ -65,12 +65,13 @@ export function drawMine() {
 
   // The line above the hand: whose turn, and what to do.
   let text;
-  if (S.over) text = 'The game is over.';
+  if (S.over) text = overText();
   else if (spectator) text = `You are watching. ${waitingFor()}`;
   else if (S.legal.length && ready) text = game.hint(view, ctx, actions) || 'Your turn.';
   else if (S.legal.length) text = 'Sending…';
   else text = waitingFor();
-  morph(hint, h('p', {}, keyHints(text)));
+  const clock = turnClock();
+  morph(hint, h('p', {}, keyHints(text), clock ? h('span', {class: 'turn-clock'}, ` ${clock}`) : null));
   hint.classList.toggle('your-turn', !!(S.legal.length && !realtime() && !spectator));
 
   // The action bar: completed selections first (gold), then the other actions.
@@ -82,6 +83,12 @@ export function drawMine() {
   }
   for (const a of actions) {
     if (placeOf(a) === 'menu' && !picked.exact.includes(a)) items.push(actionButton(a, {ready}));
+  }
+  if (S.over && !spectator && S.table && S.table.status === 'over') {
+    // Also here, not only in the end-of-match window, which the player may have closed.
+    const asked = S.table.seats[S.seat ?? 0]?.rematch;
+    items.push(h('button', {type: 'button', class: 'primary rematch', disabled: !!asked, onclick: askRematch},
+      asked ? 'Waiting for the others…' : 'Play again'));
   }
   if (selected.length) {
     items.push(h('button', {type: 'button', class: 'clear', onclick: () => clearSelection()}, 'Clear ', h('kbd', {}, 'Esc')));
@@ -190,6 +197,19 @@ function actionButton(a, {exact = false, first = false, ready = true, cls = ''} 
     dataset: {action: a.text},
     onclick: () => act(a.text),
   }, words != null ? withSuits(words) : label, key ? h('kbd', {}, key.length === 1 ? key.toUpperCase() : key) : null);
+}
+
+/** The turn timer's count, "42 s left" (or "1:30 left"), while it runs. */
+function turnClock() {
+  if (!S.turnEnds || S.over || !S.toAct.length) return null;
+  const left = Math.max(0, Math.ceil((S.turnEnds - Date.now()) / 1000));
+  return left >= 60 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left` : `${left} s left`;
+}
+
+/** "The game is over: you win 850 to 815 after 11 hands." (the server's words) */
+function overText() {
+  const outcome = S.view && S.view.match ? S.view.match.outcome : null;
+  return outcome ? `The game is over. ${sentence(outcome.summary)}` : 'The game is over.';
 }
 
 /** "Waiting for Ada…", or the game's own words. */

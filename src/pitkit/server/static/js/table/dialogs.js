@@ -107,6 +107,7 @@ export function showOver(end) {
   /** @type {import('../games/contract.js').Outcome | null} */
   const result = end.result;
   if (!result || S.dialog === 'over' || !S.game) return;
+  S.overShown = S.match;
   const scores = S.lastScores || result.points;
   const last = S.handEvents.some((e) => e.type === 'hand_end' || e.type === 'scores');
   /** @type {Child[]} */

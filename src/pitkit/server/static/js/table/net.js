@@ -12,6 +12,7 @@ import {S, draw, link, realtime} from './state.js';
 import {loadGame} from './game.js';
 import {addEvent, resetLog} from './history.js';
 import {closeDialog, showOver, showSummary} from './dialogs.js';
+import {addSaid, setChat} from './chat.js';
 
 /** @typedef {import('../games/contract.js').GameEvent} GameEvent */
 
@@ -78,6 +79,7 @@ export function onMessage(m) {
         history.replaceState(null, '', `#token=${encodeURIComponent(m.token)}`);
       }
       setTable(m.table);
+      setChat(m.chat);
       // Back after a drop: the server sends the missed events, if any; the view may
       // still lag behind the events we had, so ask for it.
       if (S.view && S.viewVersion !== S.version) requestSync('gap');
@@ -91,6 +93,13 @@ export function onMessage(m) {
       break;
     case 'update':
       onUpdate(m);
+      break;
+    case 'timed_out':
+      S.log.push({text: m.text, cls: 'note'});
+      toast(m.text, 'info');
+      break;
+    case 'said':
+      addSaid(m);
       break;
     case 'ack':
       if (S.pending && S.pending.id === m.id) {
@@ -126,7 +135,8 @@ function onSync(m) {
   S.view = m.view;
   S.legal = m.view.legal || [];
   S.toAct = m.view.to_act || [];
-  S.over = !!(m.view.match && m.view.match.outcome);
+  S.over = m.over ?? !!(m.view.match && m.view.match.outcome);
+  startTurnClock(m.turn_left);
   S.lastScores = m.view.match ? m.view.match.scores : null;
   if (newMatch) {
     S.sheet = store.sheet(S.tableId, m.match);
@@ -136,10 +146,20 @@ function onSync(m) {
   // A refresh only brings the view up to date; any other sync (first, after a gap,
   // a new match) also replaces the history with the hand's history as the server has it.
   if (why !== 'refresh' || newMatch) resetLog(m.view.history || [], why === 'gap');
-  if (S.over && !newMatch && why === 'gap') {
-    const end = S.handEvents.find((e) => e.type === 'match_over');
-    showOver(end || {type: 'match_over', result: m.view.match.outcome, text: null});
+  // Back after a drop, or arriving (a reload, a spectator) once the match is over: the
+  // result and, for a player, "Play again" (paint.js opens it once the game is loaded).
+  if (S.over && (why === 'gap' || S.overShown !== S.match)) {
+    S.overShown = null;
+    overFromView();
   }
+}
+
+/** The end-of-match window from the view (for a page that did not see the match end). */
+export function overFromView() {
+  if (!S.over || !S.game || !S.view || S.overShown === S.match) return;
+  const end = S.handEvents.find((e) => e.type === 'match_over');
+  const result = end ? end.result : S.view.match && S.view.match.outcome;
+  showOver(end || {type: 'match_over', result, text: null});
 }
 
 /** The events of new versions (and, as asked in the hello, the view). @param {any} m */
@@ -152,6 +172,7 @@ function onUpdate(m) {
   S.legal = m.legal;
   S.toAct = m.to_act;
   S.over = m.over;
+  startTurnClock(m.turn_left);
   // The end of a hand or of the match opens a window once the whole update is in.
   /** @type {(() => void)[]} */
   const windows = [];
@@ -188,6 +209,15 @@ function scored(event) {
   return () => {
     if (!S.over) showSummary(event.hand, events, previous, event.scores);
   };
+}
+
+/**
+ * The turn timer: the seconds left to the person to act, as the server counted them
+ * when it sent the message (our clock may differ from the server's, so no time of day).
+ * @param {number | null | undefined} left
+ */
+function startTurnClock(left) {
+  S.turnEnds = left == null ? null : Date.now() + left * 1000;
 }
 
 /** A refusal. @param {any} m */
@@ -289,6 +319,7 @@ export function askRematch() {
 /** Never stay stuck waiting for an answer that will not come. */
 export function watchdog() {
   const now = Date.now();
+  if (S.turnEnds) draw(); // the turn timer counts down
   if (S.syncing && now - S.lastSyncAt > 5000) {
     S.syncing = false;
     requestSync('gap');

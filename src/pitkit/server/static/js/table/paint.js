@@ -5,11 +5,12 @@ import {h, plural} from '../dom.js';
 import {S, link, realtime} from './state.js';
 import {seatName} from './seats.js';
 import {ctx} from './ctx.js';
-import {canAct} from './net.js';
+import {canAct, overFromView} from './net.js';
 import {drawFelt} from './felt.js';
 import {drawMine} from './controls.js';
 import {drawScores} from './scores.js';
 import {drawLog} from './history.js';
+import {drawChat} from './chat.js';
 
 /** Draw the whole page from `S` (the painter of state.js's `draw`). */
 export function paint() {
@@ -31,6 +32,9 @@ export function paint() {
   drawMine();
   drawScores();
   drawLog();
+  drawChat();
+  // A page that arrived after the match ended shows its result once the game is loaded.
+  if (S.over && S.overShown !== S.match && !S.dialog) overFromView();
 }
 
 

@@ -45,6 +45,8 @@
  * @property {string[]} legal              the seat's legal actions as of `version`
  * @property {number[]} toAct              the seats to act as of `version`
  * @property {boolean} over                whether the match is over
+ * @property {number | null} turnEnds      when the turn timer runs out (Date.now() ms), if it runs
+ * @property {number | null} overShown     the match whose end-of-match window was opened
  * @property {GameEvent[]} handEvents      this hand's events (the view's history)
  * @property {number[] | null} lastScores  the scores after the last hand
  * @property {Record<number, number[]>} sheet  hand number -> scores after it
@@ -65,6 +67,8 @@
  * @property {'gap' | 'refresh' | null} syncWhy  gap: events were missed; refresh: the view lags
  * @property {ReturnType<typeof setTimeout> | null} syncTimer
  * @property {number} lastSyncAt           when the last sync was sent (ms)
+ *
+ * @property {import('./chat.js').Said[]} chat  the latest chat messages, oldest first
  *
  * @property {'summary' | 'over' | 'help' | 'invite' | 'name' | null} dialog  the window open
  */
@@ -87,6 +91,8 @@ export const S = {
   legal: [],
   toAct: [],
   over: false,
+  overShown: null,
+  turnEnds: null,
   handEvents: [],
   lastScores: null,
   sheet: {},
@@ -101,6 +107,7 @@ export const S = {
   syncWhy: null,
   syncTimer: null,
   lastSyncAt: 0,
+  chat: [],
   dialog: null,
 };
 
