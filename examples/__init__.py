@@ -1,0 +1,1 @@
+"""Examples of using pitkit (run them as scripts; tests import them)."""
