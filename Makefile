@@ -18,8 +18,8 @@ run: $(BIN)/pitkit
 	$(BIN)/pitkit serve
 
 lint: $(VENV)/.dev
-	$(BIN)/ruff check src tests benchmarks hatch_build.py
-	$(BIN)/ruff format --check src tests benchmarks hatch_build.py
+	$(BIN)/ruff check src tests benchmarks examples hatch_build.py
+	$(BIN)/ruff format --check src tests benchmarks examples hatch_build.py
 	$(BIN)/mypy
 	node_modules/.bin/tsc -p tsconfig.json
 
