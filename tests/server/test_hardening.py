@@ -266,14 +266,18 @@ def test_spectators_never_lock_a_player_out(make_server: Callable[..., ServerThr
 # -- a failing or hanging database ----------------------------------------------------------
 
 
-def _fail_next_step(monkeypatch: pytest.MonkeyPatch, wrap: Callable[[Any], Any]) -> None:
-    """The next step stored goes through `wrap` (which may fail or hang); later ones don't."""
+def _fail_next_step(
+    monkeypatch: pytest.MonkeyPatch, wrap: Callable[[Any], Any], table_id: str
+) -> None:
+    """The next step stored at table `table_id` goes through `wrap` (which may fail or
+    hang); later ones don't, nor any other table's (another test's server may be
+    running in this process, as under pytest-xdist)."""
     real = storage.append_step
     used = threading.Event()
 
     def append_step(*args: Any, **kwargs: Any) -> Callable[[Connection], None]:
         job = real(*args, **kwargs)
-        if used.is_set():
+        if used.is_set() or args[0] != table_id:
             return job
         used.set()
         return wrap(job)  # type: ignore[no-any-return]
@@ -307,10 +311,10 @@ def test_a_failed_store_leaves_the_table_as_it_was(
 
         return job_that_fails
 
-    _fail_next_step(monkeypatch, failing)
     server = make_server()
     created = server.create(game="ace-pit", seats=["open", "open"])
     tid, tokens = created["table"]["id"], [s["token"] for s in created["seats"]]
+    _fail_next_step(monkeypatch, failing, tid)
     action, version, answer = _first_move(server, tid, tokens)
     assert answer["code"] == "server_error" and answer["version"] == version
     assert server.table(tid)["version"] == version
@@ -346,10 +350,10 @@ def test_a_hanging_database_gets_an_answer_in_time(
 
         return slow_job
 
-    _fail_next_step(monkeypatch, hanging)
     server = make_server(store_seconds=0.5)
     created = server.create(game="ace-pit", seats=["open", "open"])
     tid, tokens = created["table"]["id"], [s["token"] for s in created["seats"]]
+    _fail_next_step(monkeypatch, hanging, tid)
     start = time.monotonic()
     _, version, answer = _first_move(server, tid, tokens)
     assert answer["code"] == "server_error" and time.monotonic() - start < 1.4

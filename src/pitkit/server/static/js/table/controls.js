@@ -132,7 +132,9 @@ export function drawMine() {
   handBox.setAttribute('aria-label', spectator ? 'No hand: you are watching' : `Your hand, ${plural(names.length, 'card')}`);
   const live = handBox.querySelectorAll('.card');
   const target = live[S.focus];
-  if (focusedCard && target instanceof HTMLElement && active !== target) target.focus();
+  // Keep the keyboard's place in the redrawn hand without scrolling: the hand is in view
+  // by the layout, and a scroll here pushed the table off the top of a phone's screen.
+  if (focusedCard && target instanceof HTMLElement && active !== target) target.focus({preventScroll: true});
 }
 
 /**
