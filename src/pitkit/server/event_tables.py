@@ -57,6 +57,8 @@ class EventTables:
         its host token. RefusedError or ForbiddenError: no table stays open."""
         if actor.role != "manager":
             raise ForbiddenError("only the tournament manager may open a table")
+        if "table_id" in data:
+            raise RefusedError("the server opens the table and writes its id into the entry")
         loaded.kind.check(loaded.state, actor, OPEN_TABLE, data, False)
         online = loaded.kind.online(loaded.state, data)
         players = len(online.players)

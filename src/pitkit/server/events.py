@@ -47,6 +47,7 @@ __all__ = [
     "Loaded",
     "Online",
     "RefusedError",
+    "by_its_table",
     "entry_name",
     "replay",
 ]
@@ -189,6 +190,18 @@ class Kind(Protocol):
     def sync(self, state: Any, table_id: str, match: Any) -> list[tuple[str, dict[str, Any]]]:
         """The entries (type, data) that bring the event up to date with the match
         played at its online table `table_id`: the hands not entered yet."""
+
+
+def by_its_table(actor: Actor, online: str | None, where: str, what: str) -> bool:
+    """Whether an entry of what an online table enters (a hand, a cut) is that table's
+    own: True then, and the kind's other checks do not apply; False where nothing is
+    played online. RefusedError for anyone else's at an online table, or a table's
+    about a game it does not play."""
+    if actor.role != "table" and online is None:
+        return False
+    if actor.role != "table" or online != actor.name:
+        raise RefusedError(f"{where} is played online: {what} come from its table")
+    return True
 
 
 def entry_name(data: Mapping[str, Any], key: str = "name") -> str:

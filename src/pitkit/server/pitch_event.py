@@ -64,6 +64,7 @@ from pitkit.server.events import (
     ForbiddenError,
     Online,
     RefusedError,
+    by_its_table,
     entry_name,
 )
 
@@ -834,15 +835,9 @@ class PitchTournament:
             raise RefusedError(f"a Pitch tournament has no {type!r} entries")
         if correcting:
             _check_correction(state, type, data)
-        if type == OPEN_TABLE and "table_id" in data:
-            raise RefusedError("the server opens the table and writes its id into the entry")
         if type in _FROM_TABLE and not correcting:
             table = state.table(data)
-            if actor.role == "table" or table.online is not None:
-                if actor.role != "table" or table.online != actor.name:
-                    raise RefusedError(
-                        f"{table.label} is played online: its table enters the cut and the hands"
-                    )
+            if by_its_table(actor, table.online, table.label, "its cut and its hands"):
                 return
         if type == "seat_round" and "seating" in data:
             raise RefusedError(

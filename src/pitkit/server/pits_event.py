@@ -35,6 +35,7 @@ from pitkit.server.events import (
     ForbiddenError,
     Online,
     RefusedError,
+    by_its_table,
     entry_name,
 )
 
@@ -126,15 +127,9 @@ class PitsTournament:
             raise RefusedError(f"a Pits tournament has no {type!r} entries")
         if correcting and state.game(data.get("game")).ruled_off:
             raise RefusedError("that game's sheet is ruled off: its hands stand as signed")
-        if type == OPEN_TABLE and "table_id" in data:
-            raise RefusedError("the server opens the table and writes its id into the entry")
         if type == "hand" and not correcting:
             online = state.tables[state.sheet.games.index(state.game(data.get("game")))].online
-            if actor.role == "table" or online is not None:
-                if actor.role != "table" or online != actor.name:
-                    raise RefusedError(
-                        f"game {data.get('game')} is played online: its hands come from its table"
-                    )
+            if by_its_table(actor, online, f"game {data.get('game')}", "its hands"):
                 return
         if actor.role == "manager":
             return
