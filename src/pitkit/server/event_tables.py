@@ -118,7 +118,11 @@ class EventTables:
             self._syncing.pop(table.id, None)
 
     async def _sync_once(self, table: Table) -> None:
-        loaded = await self.events.get(table.settings.event or "")
+        event_id = table.settings.event or ""
+        # The event as this worker holds it: most steps call for no entry, and reading
+        # the database at every move would load its writer for nothing. An entry to
+        # make is checked after catching up (`Events.enter`), so a stale copy is safe.
+        loaded = self.events.loaded.get(event_id) or await self.events.get(event_id)
         if loaded is None:
             return
         async with table.lock:  # the match as stored, never mid-step
