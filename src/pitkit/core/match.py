@@ -48,6 +48,8 @@ class Match(State[A], Generic[A, R]):
         self.scores: list[int] = [0] * players
         self.seated: list[int] = list(range(players))  # seats still in the match
         self.results: list[Outcome] = []
+        self.totals: list[list[int]] = []
+        """The scores after each hand, one row a hand: the match's score sheet."""
         self._outcome: Outcome | None = None
         self.dealer = self.first_dealer()
         self.hand: State[A] = self.deal()
@@ -81,6 +83,21 @@ class Match(State[A], Generic[A, R]):
     def shown_scores(self) -> list[int] | None:
         """The scores as the table sees them: None while they are hidden."""
         return list(self.scores) if self.scores_shown() or self.is_over else None
+
+    def shown_totals(self) -> list[list[int]]:
+        """The score sheet as the table sees it: the scores after each hand, none
+        while running scores are hidden (then every row once the match is over)."""
+        return [list(row) for row in self.totals] if self.scores_shown() or self.is_over else []
+
+    def _scored(self, hand: int) -> None:
+        """Log a hand's scores (`hand`: its number) and keep them on the sheet;
+        then the match's end, or the next hand's deal."""
+        self.totals.append(list(self.scores))
+        self.log.append(Event("scores", {"hand": hand, "scores": self.shown_scores()}))
+        if self._outcome is not None:
+            self.log.append(Event("match_over", {"result": self._outcome.to_json()}))
+        else:
+            self.hand = self.deal()
 
     # -- State, by delegation to the current hand -------------------------
 
@@ -124,11 +141,7 @@ class Match(State[A], Generic[A, R]):
         self.results.append(result)
         self.score_hand(result)
         self._outcome = self.match_outcome()
-        self.log.append(Event("scores", {"hand": len(self.results), "scores": self.shown_scores()}))
-        if self._outcome is not None:
-            self.log.append(Event("match_over", {"result": self._outcome.to_json()}))
-        else:
-            self.hand = self.deal()
+        self._scored(len(self.results))
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         view = self.hand.view(seat)
@@ -138,6 +151,7 @@ class Match(State[A], Generic[A, R]):
             "scores": self.shown_scores(),
             "seated": list(self.seated),
             "results": [r.summary for r in self.results],
+            "totals": self.shown_totals(),
             "outcome": self._outcome.to_json() if self._outcome else None,
         }
         return view
@@ -147,6 +161,7 @@ class Match(State[A], Generic[A, R]):
         new.scores = list(self.scores)
         new.seated = list(self.seated)
         new.results = list(self.results)
+        new.totals = list(self.totals)  # rows are never changed, only added
         new.hand = self.hand.clone()
         new.hand.log = new.log
         new.hand.chance = new.chance

@@ -55,6 +55,8 @@ class MatchRecord(TypedDict):
     scores: list[int] | None
     seated: list[int]
     results: list[str]
+    totals: list[list[int]]
+    """The scores after each hand, one row a hand (none while scores are hidden)."""
     outcome: OutcomeView | None
     sheet: NotRequired[dict[str, Any]]
 

@@ -48,6 +48,7 @@ from pitkit.server.protocol import (
     error,
     parse,
 )
+from pitkit.server.replays import replay
 from pitkit.server.settings import Bucket, Limits, TableSettings
 from pitkit.server.storage import Store
 from pitkit.server.tables import Conn, Table
@@ -272,6 +273,8 @@ def create_app(
     creates: dict[str, Bucket] = {}
     logs: dict[tuple[str, int], str] = {}
     """Finished matches' logs as served, oldest first (a log never changes once over)."""
+    replays: dict[tuple[str, int, int | None], str] = {}
+    """Finished matches' replays as served, by seat (None: all-seeing), oldest first."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -532,6 +535,69 @@ def create_app(
             while len(logs) > limits.logs_cached:
                 del logs[next(iter(logs))]
         return PlainTextResponse(text, media_type="application/x-ndjson")
+
+    @app.get("/api/tables/{table_id}/matches/{number}/replay", tags=["lobby"])
+    async def match_replay(
+        table_id: TableId,
+        number: Annotated[int, InPath(ge=1, le=2**31 - 1)],
+        seat: Annotated[str, Query(max_length=8)] = "all",
+    ) -> Response:
+        """A finished match, version by version, for the page to replay: each version's
+        events in words and the view after them, as `seat` saw it (a seat number), or
+        all-seeing (`all`: the spectator's view with every hand)."""
+        table = await table_or_404(table_id)
+        if seat == "all":
+            who = None
+        elif seat.isdigit() and int(seat) < table.players:
+            who = int(seat)
+        else:
+            raise HTTPException(
+                400, f"seat is a seat from 0 to {table.players - 1}, or all, not {seat!r}"
+            )
+        key = (table.id, number, who)
+        text = replays.get(key)
+        if text is not None:
+            return Response(text, media_type="application/json")
+        found = await store.run(lambda conn: storage.read_match_steps(conn, table.id, number))
+        if found is None:
+            raise HTTPException(404, f"table {table_id} has no match {number}")
+        seed, over, steps = found
+        if not over:
+            # Every seat's cards: only once the match is over, as for the log.
+            raise HTTPException(409, "the replay is shown once the match is over")
+        if len(steps) > limits.replay_steps:
+            raise HTTPException(
+                409,
+                f"this match is too long to replay here ({len(steps) - 1:,} moves; at most "
+                f"{limits.replay_steps - 1:,}): its log can be replayed with pitkit replay",
+            )
+        header = {
+            "game": table.game.name,
+            "players": table.players,
+            "rules": table.rules.to_json(),
+            "seed": seed,
+        }
+        labels = [s.label for s in table.seats]
+        try:
+            # Off the event loop, and kept: every version's view is CPU work.
+            text = await asyncio.to_thread(
+                lambda: json.dumps(
+                    {
+                        "match": number,
+                        "seat": who,
+                        "labels": labels,
+                        "steps": replay(table.game, header, steps, who, labels),
+                    },
+                    separators=(",", ":"),
+                )
+            )
+        except Exception:
+            log.exception("table %s: match %d does not replay", table.id, number)
+            raise HTTPException(500, "this match does not replay") from None
+        replays[key] = text
+        while len(replays) > limits.logs_cached:
+            del replays[next(iter(replays))]
+        return Response(text, media_type="application/json")
 
     @app.get("/healthz", tags=["server"])
     async def health() -> dict[str, Any]:

@@ -69,7 +69,13 @@ class Limits:
     adopt_seconds: float = 5.0
     """How often a worker beside others looks for tables a dead worker left."""
     logs_cached: int = 64
-    """Finished matches' logs kept ready to serve."""
+    """Finished matches' logs (and replays, one a seat) kept ready to serve."""
+    replay_steps: int = 3000
+    """Versions a match may have to be replayed in the page (a view a version is sent)."""
+    history_hands: int = 3
+    """Earlier hands a sync gives in full for the history; older ones by their result."""
+    history_events: int = 400
+    """Events a sync gives of each earlier hand at most (the last ones)."""
     header_seconds: float = 10.0
     """Time a client has to send a request's line and headers before its socket is closed."""
     body_seconds: float = 10.0

@@ -537,19 +537,31 @@ def read_match_log(
     conn: Connection, table_id: str, number: int
 ) -> tuple[int, bool, list[dict[str, Any]]] | None:
     """A match's seed, whether it is over, and its events, or None."""
+    found = read_match_steps(conn, table_id, number)
+    if found is None:
+        return None
+    seed, over, steps = found
+    return seed, over, [event for step in steps for event in step]
+
+
+def read_match_steps(
+    conn: Connection, table_id: str, number: int
+) -> tuple[int, bool, list[list[dict[str, Any]]]] | None:
+    """A match's seed, whether it is over, and its events by version, or None."""
     match = conn.execute(
         select(matches_t).where(matches_t.c.table_id == table_id, matches_t.c.number == number)
     ).first()
     if match is None:
         return None
-    events: list[dict[str, Any]] = []
-    for step in conn.execute(
-        select(steps_t.c.events)
-        .where(steps_t.c.table_id == table_id, steps_t.c.match_no == number)
-        .order_by(steps_t.c.version)
-    ):
-        events.extend(json.loads(step.events))
-    return match.seed, match.ended is not None, events
+    steps = [
+        json.loads(step.events)
+        for step in conn.execute(
+            select(steps_t.c.events)
+            .where(steps_t.c.table_id == table_id, steps_t.c.match_no == number)
+            .order_by(steps_t.c.version)
+        )
+    ]
+    return match.seed, match.ended is not None, steps
 
 
 def insert_table(record: TableRecord) -> Callable[[Connection], None]:

@@ -328,7 +328,43 @@ class Table:
             "over": self.match.is_over,
             "turn_left": self._turn_left(),
             "view": view,
+            "earlier": self._earlier(seat),
         }
+
+    def _earlier(self, seat: int | None) -> list[dict[str, Any]]:
+        """The match's hands before this one, as `seat` saw them, for the history
+        after a sync (a reload, a second device): the latest `history_hands` with
+        their events (at most `history_events` each, the last ones: a Pit hand may
+        be thousands of trades), older ones by their result alone, so that a long
+        match does not send megabytes."""
+        match = self.match
+        assert match is not None
+        hands: list[tuple[int, int, int]] = []  # (number, first event, past its end)
+        begin = 0
+        for at, event in enumerate(match.log[: match.hand.log_start]):
+            if event.type == "scores":  # the last event of every hand
+                hands.append((int(event.public["hand"]), begin, at + 1))
+                begin = at + 1
+        say = self.narrator(seat)
+        full = self.limits.history_hands
+        most = self.limits.history_events
+        out: list[dict[str, Any]] = []
+        # A judge's voided hand (Pitch) is scored with no result of its own.
+        # (A finished match's last hand is the current one, its result among them.)
+        scored = len(hands) + (1 if match.is_over else 0)
+        results = match.results if len(match.results) == scored else None
+        for index, (number, first, end) in enumerate(hands):
+            entry: dict[str, Any] = {"hand": number}
+            if index < len(hands) - full:
+                if results is not None:
+                    entry["summary"] = say.with_names(results[index].summary)
+                events = match.log[end - 1 : end]  # the scores alone
+            else:
+                events = match.log[max(first, end - most) : end]
+                entry["left_out"] = max(0, end - most - first)
+            entry["events"] = self._worded([e.seen_by(seat) for e in events], seat)
+            out.append(entry)
+        return out
 
     def _update_message(self, seat: int | None, since: int, view: bool = False) -> dict[str, Any]:
         """The events of versions since+1 .. now as `seat` sees them, and what it may do

@@ -115,11 +115,7 @@ class PitchMatch(Match[PitchAction, Rules]):
         )
         if entry.redeal:
             self._outcome = sheet.outcome
-            self.log.append(Event("scores", {"hand": entry.line, "scores": self.shown_scores()}))
-            if self._outcome is not None:
-                self.log.append(Event("match_over", {"result": self._outcome.to_json()}))
-            else:
-                self.hand = self.deal()
+            self._scored(entry.line)
         return self.log[start:]
 
     def replay_event(self, event: Event) -> None:

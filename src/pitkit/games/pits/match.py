@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pitkit.core.chance import Chance
 from pitkit.core.match import Match
 from pitkit.core.narrate import plural
 from pitkit.core.state import Outcome
 from pitkit.games.pits.actions import PitsAction
 from pitkit.games.pits.rules import Rules
+from pitkit.games.pits.sheet import match_sheet
 from pitkit.games.pits.state import PLAYERS, POINTS, PitsHand
 
 __all__ = ["PitsMatch"]
@@ -16,7 +19,8 @@ __all__ = ["PitsMatch"]
 
 class PitsMatch(Match[PitsAction, Rules]):
     """A game of `rules.hands` hands (10 by default, the BGA minimum). The first
-    dealer is drawn at random (P1)."""
+    dealer is drawn at random (P1). Its view's match record carries the BGA
+    score sheet (`match_sheet`)."""
 
     game = "pits"
 
@@ -46,3 +50,8 @@ class PitsMatch(Match[PitsAction, Rules]):
             return None
         summary = ", ".join(f"seat {s} {self.scores[s]}" for s in range(PLAYERS))
         return self.ranked(self.scores, f"after {plural(len(self.results), 'hand')}: {summary}")
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        view = super().view(seat)
+        view["match"]["sheet"] = match_sheet([r.detail["order"] for r in self.results])
+        return view

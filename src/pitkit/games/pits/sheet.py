@@ -15,10 +15,19 @@ import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pitkit.games.pits.state import PLAYERS, POINTS
 
-__all__ = ["MIN_GAMES", "MIN_HANDS", "Game", "ScoreSheet", "SheetError", "Standing"]
+__all__ = [
+    "MIN_GAMES",
+    "MIN_HANDS",
+    "Game",
+    "ScoreSheet",
+    "SheetError",
+    "Standing",
+    "match_sheet",
+]
 
 MIN_HANDS = 10  # a full game (P10)
 MIN_GAMES = 4  # full games needed to compete for the percentage prize
@@ -207,3 +216,24 @@ def _seated_at(game: Game, hand: int) -> list[str]:
     """Who sat in each seat at the `hand`th hand (1-based), from its finishing order."""
     order = set(game.hands[hand - 1])
     return [next(p for p in seat if p in order) for seat in game.seats]
+
+
+def match_sheet(orders: Sequence[Sequence[int]]) -> dict[str, Any]:
+    """A match's BGA sheet, by seat, from each hand's finishing order (1st to 5th):
+    each hand's points and who deals next (the 3rd, P7), each seat's total and
+    percentage (100 x points / (2 x hands)), and the hands a full game takes."""
+    hands = []
+    totals = [0] * PLAYERS
+    for number, order in enumerate(orders, 1):
+        points = [0] * PLAYERS
+        for place, seat in enumerate(order):
+            points[seat] = POINTS[place]
+            totals[seat] += POINTS[place]
+        hands.append({"hand": number, "points": points, "dealer": order[2]})
+    played = len(hands)
+    return {
+        "hands": hands,
+        "points": totals,
+        "percentage": [round(100 * p / (2 * played), 1) if played else 0.0 for p in totals],
+        "full": MIN_HANDS,
+    }

@@ -6,9 +6,17 @@ whose annotations are strings cannot tell `NotRequired` keys apart.
 
 from typing import Literal, NotRequired, TypedDict
 
-from pitkit.core.views import Card, SeatView, TableView
+from pitkit.core.views import Card, MatchRecord, SeatView, TableView
 
-__all__ = ["PitsMeld", "PitsPhase", "PitsSeat", "PitsView"]
+__all__ = [
+    "PitsMatchRecord",
+    "PitsMeld",
+    "PitsPhase",
+    "PitsSeat",
+    "PitsSheet",
+    "PitsSheetHand",
+    "PitsView",
+]
 
 PitsPhase = Literal["give_highest", "first_takes", "give_concealed", "fourth_takes", "play", "over"]
 """The exchange (P8): ``give_highest`` (4th and 5th give their highest card,
@@ -40,6 +48,33 @@ class PitsMeld(TypedDict):
     """Who laid it."""
 
 
+class PitsSheetHand(TypedDict):
+    """One hand on the BGA score sheet."""
+
+    hand: int
+    points: list[int]
+    """Each seat's points this hand: 2 for 1st, 1 for 2nd, else 0."""
+    dealer: int
+    """Who deals the next hand: the 3rd (P7)."""
+
+
+class PitsSheet(TypedDict):
+    """The match's BGA score sheet (`pitkit.games.pits.sheet.match_sheet`), by seat."""
+
+    hands: list[PitsSheetHand]
+    points: list[int]
+    percentage: list[float]
+    """100 x points / (2 x hands): each seat's share of the points there were."""
+    full: int
+    """The hands a full game takes (10)."""
+
+
+class PitsMatchRecord(MatchRecord):
+    """A Pits match's part of a view: the record, with the BGA score sheet."""
+
+    sheet: PitsSheet  # type: ignore[misc]  # narrows MatchRecord's free-form sheet
+
+
 class PitsView(TableView):
     """A seat's view of a hand of Pits."""
 
@@ -56,3 +91,4 @@ class PitsView(TableView):
     """Every card laid in melds so far this hand, face up."""
     gave: NotRequired[Card]
     """The card this seat gave face down in the exchange, while it lies on the table."""
+    match: NotRequired[PitsMatchRecord]  # type: ignore[misc]  # adds the BGA sheet
