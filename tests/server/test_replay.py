@@ -15,7 +15,9 @@ from pitkit.server.tables import named
 from tests.server.conftest import ServerThread, run
 
 
-def _finished(server: ServerThread, game: str, seats: list[str], rules: dict[str, Any]) -> dict:
+def _finished(
+    server: ServerThread, game: str, seats: list[str], rules: dict[str, Any]
+) -> dict[str, Any]:
     """A table whose open seats the stand-in played to the end of match 1."""
     created = server.create(game=game, seats=seats, rules=rules)
     tid = created["table"]["id"]
