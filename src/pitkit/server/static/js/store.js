@@ -12,11 +12,10 @@ const KEY = 'pitkit.v1';
  */
 
 /**
- * Everything stored: the player's name, tables by id, score sheets by "table/match".
- * @typedef {{name?: string, tables?: Record<string, TableRecord>, sheets?: Record<string, Sheet>}} Stored
+ * Everything stored: the player's name, tables by id. (`sheets`: the score sheets older
+ * pages kept here; the server keeps them now, and the next save drops them.)
+ * @typedef {{name?: string, tables?: Record<string, TableRecord>, sheets?: unknown}} Stored
  */
-
-/** Scores after each hand, by hand number. @typedef {Record<number, number[]>} Sheet */
 
 /** @returns {Stored} */
 function load() {
@@ -29,6 +28,7 @@ function load() {
 
 /** @param {Stored} data */
 function save(data) {
+  delete data.sheets;
   try {
     localStorage.setItem(KEY, JSON.stringify(data));
   } catch {
@@ -84,28 +84,4 @@ export function forgetSeat(id) {
 
 export function myTables() {
   return load().tables || {};
-}
-
-/**
- * Per-hand scores of a match, as the page saw them (the server's view holds only totals).
- * @param {string} id
- * @param {number} match
- * @returns {Sheet}
- */
-export function sheet(id, match) {
-  return ((load().sheets || {})[`${id}/${match}`]) || {};
-}
-
-/**
- * @param {string} id
- * @param {number} match
- * @param {Sheet} rows
- */
-export function saveSheet(id, match, rows) {
-  const data = load();
-  data.sheets = data.sheets || {};
-  data.sheets[`${id}/${match}`] = rows;
-  const keys = Object.keys(data.sheets);
-  for (const old of keys.slice(0, Math.max(0, keys.length - 30))) delete data.sheets[old];
-  save(data);
 }

@@ -12,6 +12,7 @@ import {hello, onMessage, onState, watchdog} from './table/net.js';
 import {askName, rename, showHelp, showInvite, watchDialog} from './table/dialogs.js';
 import {onKey} from './table/keyboard.js';
 import {paint} from './table/paint.js';
+import {replayAsked, startReplay} from './table/replay.js';
 
 /**
  * The seat's token: from the address (#token=), else from this browser's storage;
@@ -54,16 +55,23 @@ async function greet() {
 async function start() {
   addSprite();
   setPainter(paint);
+  window.addEventListener('hashchange', () => location.reload());
+  NARROW.addEventListener('change', draw); // the seats move between the oval and the row
+  document.getElementById('help')?.addEventListener('click', showHelp);
+  const replay = replayAsked();
+  if (replay) {
+    // A finished match replayed: no seat, no socket, nothing to play.
+    /** @type {any} */ (window).pitkit = {state: S};
+    await startReplay(replay);
+    return;
+  }
   const {token, fresh} = readToken();
   S.token = token;
   if (fresh) await greet();
-  document.getElementById('help')?.addEventListener('click', showHelp);
   document.getElementById('invite')?.addEventListener('click', showInvite);
   document.getElementById('rename')?.addEventListener('click', rename);
   watchDialog();
   document.addEventListener('keydown', onKey);
-  window.addEventListener('hashchange', () => location.reload());
-  NARROW.addEventListener('change', draw); // the seats move between the oval and the row
   const socket = new TableSocket(S.tableId, {hello, message: onMessage, state: onState});
   link.socket = socket;
   setInterval(watchdog, 1000);

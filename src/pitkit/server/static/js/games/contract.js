@@ -33,10 +33,12 @@
 /**
  * A match's part of a view: the hand being played (from 1), its dealer, the scores
  * (null while the game hides them), the seats still in, each hand's result, and the
- * match's outcome once it is over. `sheet` is a game's own score sheet (Pitch).
+ * match's outcome once it is over. `totals` is the score sheet the server keeps: the
+ * scores after each hand, one row a hand (none while the game hides the scores).
+ * `sheet` is a game's own score sheet (Pitch's, the BGA sheet of Pits).
  * @typedef {{
  *   hand: number, dealer: number, scores: number[] | null, seated: number[],
- *   results: string[], outcome: Outcome | null, sheet?: any,
+ *   results: string[], totals?: number[][], outcome: Outcome | null, sheet?: any,
  * }} MatchRecord
  */
 

@@ -20,6 +20,12 @@ import {cardButton} from './common.js';
  *   offered: Record<string, string>, played: string[], gave?: string,
  * }} PitsView
  */
+/**
+ * The BGA score sheet the server keeps (`pitkit.games.pits.sheet.match_sheet`), by seat:
+ * each hand's points and who deals next, the totals, the percentages, a full game's hands.
+ * @typedef {{hands: {hand: number, points: number[], dealer: number}[], points: number[],
+ *   percentage: number[], full: number}} PitsSheet
+ */
 
 const ORDER = '3456789TJQKA2'; // then the black Joker, then the red one (P2)
 /** @type {Record<string, string>} */
@@ -192,6 +198,30 @@ export default {
       const lead = legal ? (view.table ? 'Beats the table. ' : 'A legal lead. ') : '';
       return h('p', {class: verdict.ok && legal ? 'yes' : 'no'}, lead, verdict.text);
     });
+  },
+
+  scoreSheet(view, ctx) {
+    /** @type {PitsSheet | undefined} */
+    const sheet = view.match && view.match.sheet;
+    if (!sheet || !sheet.hands.length) return null;
+    const seats = sheet.points.map((_, i) => i);
+    const played = sheet.hands.length;
+    return h('details', {class: 'sheet bga-sheet', open: true}, h('summary', {}, 'Score sheet'),
+      h('table', {class: 'score-table sheet-table'},
+        h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'Hand'),
+          seats.map((i) => h('th', {scope: 'col', class: i === ctx.me ? 'me' : null}, ctx.name(i))),
+          h('th', {scope: 'col', class: 'dealer'}, 'Deals next'))),
+        h('tbody', {}, sheet.hands.map((hand) => h('tr', {},
+          h('th', {scope: 'row'}, hand.hand),
+          hand.points.map((p) => h('td', {}, p ? p : '·')),
+          h('td', {class: 'dealer'}, ctx.name(hand.dealer))))),
+        h('tfoot', {},
+          h('tr', {}, h('th', {scope: 'row'}, 'Total'), sheet.points.map((p) => h('td', {class: 'total'}, p)), h('td', {})),
+          h('tr', {}, h('th', {scope: 'row', title: '100 × points ÷ (2 × hands)'}, '%'),
+            sheet.percentage.map((p) => h('td', {}, p.toFixed(1))), h('td', {})))),
+      h('p', {class: 'note'}, played >= sheet.full
+        ? `A full game: ${plural(played, 'hand')}. The percentage is 100 × points ÷ (2 × hands).`
+        : `${plural(sheet.full - played, 'hand')} to a full game of ${sheet.full}. The percentage is 100 × points ÷ (2 × hands).`));
   },
 
   handSummary(events, ctx) {

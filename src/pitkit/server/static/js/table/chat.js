@@ -29,6 +29,7 @@ export function addSaid(said) {
 
 /** Whether this page may chat: a player, or a spectator where the host allows. */
 function mayChat() {
+  if (S.replay) return false; // a replay shows the match, not the table's talk
   return !!S.table && (S.seat != null || !!S.table.settings.spectator_chat);
 }
 

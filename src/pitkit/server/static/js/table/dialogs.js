@@ -131,6 +131,7 @@ export function showOver(end) {
   /** @type {Child[]} */
   const buttons = [];
   if (S.seat != null) buttons.push(h('button', {class: 'primary', type: 'button', onclick: askRematch}, 'Play again'));
+  buttons.push(h('a', {class: 'button', href: `#replay=${S.match}&as=${S.seat ?? 'all'}`}, 'Watch the replay'));
   buttons.push(h('a', {class: 'button', href: `/api/tables/${S.tableId}/matches/${S.match}/log`, download: `pitkit-${S.tableId}-${S.match}.jsonl`}, 'Download the log'));
   buttons.push(h('a', {class: 'button', href: '/'}, 'Lobby'));
   buttons.push(h('button', {type: 'button', onclick: closeDialog}, 'Close'));

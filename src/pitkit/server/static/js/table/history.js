@@ -1,7 +1,7 @@
 // @ts-check
-// The history panel: this hand's events in the server's words (each event's `text`,
+// The history panel: the match's events in the server's words (each event's `text`,
 // already worded for this page's seat), a heading per hand, and the newest line
-// announced to screen readers.
+// announced to screen readers. After a sync the server gives the earlier hands too.
 import {h} from '../dom.js';
 import {withSuits} from '../cards.js';
 import {S} from './state.js';
@@ -14,14 +14,31 @@ function lineOf(event) {
 }
 
 /**
- * Start the history afresh from the hand's events (a sync).
+ * An earlier hand as a sync gives it: its number, its result in words (a hand long
+ * past), and its events (the last ones: `left_out` counts those left out).
+ * @typedef {{hand: number, summary?: string, events: GameEvent[], left_out?: number}} EarlierHand
+ */
+
+/**
+ * Start the history afresh from the server's: the earlier hands, then this hand's
+ * events (a sync).
  * @param {GameEvent[]} events
  * @param {boolean} [resynced]  say that the page had fallen out of step
+ * @param {EarlierHand[]} [earlier]
  */
-export function resetLog(events, resynced = false) {
+export function resetLog(events, resynced = false, earlier = []) {
   S.log = [];
   S.logEpoch += 1;
   S.handEvents = [];
+  for (const past of earlier) {
+    S.log.push({text: `Hand ${past.hand}`, cls: 'hand-head'});
+    if (past.summary) S.log.push({text: past.summary, cls: 'note'});
+    if (past.left_out) S.log.push({text: `(${past.left_out} earlier lines of this hand left out)`, cls: 'note'});
+    for (const event of past.events) {
+      const line = lineOf(event);
+      if (line) S.log.push(line);
+    }
+  }
   S.nextHand = S.view && S.view.match ? S.view.match.hand : 1;
   S.log.push({text: `Hand ${S.nextHand}`, cls: 'hand-head'});
   if (resynced) S.log.push({text: '(back in step with the table)', cls: 'note'});

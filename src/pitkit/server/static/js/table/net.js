@@ -139,13 +139,13 @@ function onSync(m) {
   startTurnClock(m.turn_left);
   S.lastScores = m.view.match ? m.view.match.scores : null;
   if (newMatch) {
-    S.sheet = store.sheet(S.tableId, m.match);
     S.selection = [];
     if (S.dialog === 'summary' || S.dialog === 'over') closeDialog();
   }
   // A refresh only brings the view up to date; any other sync (first, after a gap,
-  // a new match) also replaces the history with the hand's history as the server has it.
-  if (why !== 'refresh' || newMatch) resetLog(m.view.history || [], why === 'gap');
+  // a new match) also replaces the history with the match's as the server has it: the
+  // earlier hands, then this one's.
+  if (why !== 'refresh' || newMatch) resetLog(m.view.history || [], why === 'gap', m.earlier || []);
   // Back after a drop, or arriving (a reload, a spectator) once the match is over: the
   // result and, for a player, "Play again" (paint.js opens it once the game is loaded).
   if (S.over && (why === 'gap' || S.overShown !== S.match)) {
@@ -201,11 +201,7 @@ function onUpdate(m) {
 function scored(event) {
   const previous = S.lastScores;
   const events = S.handEvents.slice();
-  if (event.scores) {
-    S.sheet[event.hand] = event.scores;
-    if (S.match != null) store.saveSheet(S.tableId, S.match, S.sheet);
-    S.lastScores = event.scores;
-  }
+  if (event.scores) S.lastScores = event.scores;
   return () => {
     if (!S.over) showSummary(event.hand, events, previous, event.scores);
   };

@@ -11,6 +11,7 @@ import {drawMine} from './controls.js';
 import {drawScores} from './scores.js';
 import {drawLog} from './history.js';
 import {drawChat} from './chat.js';
+import {drawReplay} from './replay.js';
 
 /** Draw the whole page from `S` (the painter of state.js's `draw`). */
 export function paint() {
@@ -33,6 +34,7 @@ export function paint() {
   drawScores();
   drawLog();
   drawChat();
+  drawReplay();
   // A page that arrived after the match ended shows its result once the game is loaded.
   if (S.over && S.overShown !== S.match && !S.dialog) overFromView();
 }
@@ -45,15 +47,19 @@ function drawHeader() {
   if (!S.table || !title || !sub || !rename) return;
   title.textContent = S.table.title;
   const parts = [`table ${S.table.id}`];
+  if (S.replay) parts.push(`replay of game ${S.replay.match}`);
   if (S.view && S.view.match) {
     const hands = S.game ? S.game.handsInMatch(ctx) : null;
     parts.push(`hand ${S.view.match.hand}${hands ? ` of ${hands}` : ''}`);
   }
-  if (S.table.match > 1) parts.push(`game ${S.table.match}`);
-  parts.push(S.seat == null ? 'watching' : `you are ${seatName(S.seat)}`);
-  if (S.table.spectators) parts.push(plural(S.table.spectators, 'spectator'));
+  if (S.replay) parts.push(S.seat == null ? 'every hand shown' : `as ${seatName(S.seat)} saw it`);
+  else {
+    if (S.table.match > 1) parts.push(`game ${S.table.match}`);
+    parts.push(S.seat == null ? 'watching' : `you are ${seatName(S.seat)}`);
+    if (S.table.spectators) parts.push(plural(S.table.spectators, 'spectator'));
+  }
   sub.textContent = parts.join(' · ');
-  rename.hidden = S.seat == null;
+  rename.hidden = S.seat == null || !!S.replay;
 }
 
 /** @type {Record<string, string>} */
@@ -62,6 +68,7 @@ const CONN_TEXTS = {
   open: 'Connected',
   down: 'Connection lost: reconnecting…',
   final: 'Disconnected',
+  replay: 'Replay',
 };
 
 function drawConnection() {

@@ -1,6 +1,7 @@
 // @ts-check
 // The score panel: each seat's total (from the view's match record), the game's own
-// score sheet or the page's sheet of the scores after each hand, and the results.
+// score sheet or the sheet the server keeps of the scores after each hand (so a reload
+// or a second device shows every hand), and the results.
 import {h, morph} from '../dom.js';
 import {S} from './state.js';
 import {seatName} from './seats.js';
@@ -31,23 +32,23 @@ export function drawScores() {
 }
 
 /**
- * The scores after each hand, as this page saw them, and each hand's result.
+ * The scores after each hand (the view's `totals`), and each hand's result.
  * @param {View | null} view
  */
 function handSheet(view) {
-  const hands = Object.keys(S.sheet).map(Number).sort((a, b) => a - b);
+  const rows = (view && view.match && view.match.totals) || [];
   const results = view && view.match ? view.match.results : [];
   const players = S.table ? S.table.players : 0;
   /** @type {Node[]} */
   const out = [];
-  if (hands.length) {
-    out.push(h('details', {class: 'sheet', open: hands.length <= 12},
+  if (rows.length) {
+    out.push(h('details', {class: 'sheet', open: rows.length <= 12},
       h('summary', {}, 'Score sheet'),
       h('table', {class: 'score-table sheet-table'},
         h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'Hand'),
           Array.from({length: players}, (_, i) => h('th', {scope: 'col'}, seatName(i))))),
-        h('tbody', {}, hands.map((n) => h('tr', {}, h('th', {scope: 'row'}, n),
-          S.sheet[n].map((v) => h('td', {}, v))))))));
+        h('tbody', {}, rows.map((row, i) => h('tr', {}, h('th', {scope: 'row'}, i + 1),
+          row.map((v) => h('td', {}, v))))))));
   }
   if (results.length) {
     out.push(h('details', {class: 'results'}, h('summary', {}, 'Hands so far'),

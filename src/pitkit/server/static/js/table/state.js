@@ -29,7 +29,10 @@
  * @property {string | null} token         this seat's secret (null: watching)
  * @property {TableInfo | null} table      the table as the server last sent it
  * @property {number | null} seat          this page's seat (null: watching)
- * @property {'connecting' | 'open' | 'down' | 'final'} conn  the socket's state
+ * @property {'connecting' | 'open' | 'down' | 'final' | 'replay'} conn  the socket's state
+ *   ('replay': none, the page replays a finished match)
+ * @property {{match: number, as: number | null} | null} replay  the match replayed, and as
+ *   which seat (null: all-seeing); null at the table itself
  * @property {number | string | undefined} connDetail  seconds to the next try, or why final
  * @property {string | null} final         why the page gave up (shown in the banner)
  *
@@ -49,7 +52,6 @@
  * @property {number | null} overShown     the match whose end-of-match window was opened
  * @property {GameEvent[]} handEvents      this hand's events (the view's history)
  * @property {number[] | null} lastScores  the scores after the last hand
- * @property {Record<number, number[]>} sheet  hand number -> scores after it
  *
  * The history panel:
  * @property {LogLine[]} log
@@ -80,6 +82,7 @@ export const S = {
   table: null,
   seat: null,
   conn: 'connecting',
+  replay: null,
   connDetail: undefined,
   final: null,
   info: null,
@@ -95,7 +98,6 @@ export const S = {
   turnEnds: null,
   handEvents: [],
   lastScores: null,
-  sheet: {},
   log: [],
   logEpoch: 0,
   nextHand: 1,
