@@ -82,6 +82,12 @@ def test_a_reload_keeps_the_sheet_and_history_and_the_match_replays(
     expect(page.locator("#dialog[open]")).to_have_count(0)  # no result window in a replay
     expect(bar.locator(".replay-words")).to_contain_text(" to ")  # the result, in words
 
+    # The lobby links a finished table's replay.
+    page.goto(f"{server.base}/")
+    item = page.locator(f"li[data-table='{table_id}']")
+    link = f"/t/{table_id}#replay=1&as=all"
+    expect(item.get_by_role("link", name="Replay")).to_have_attribute("href", link)
+
     # On a phone.
     phone = known_player(browser.new_context(viewport={"width": 390, "height": 844}))
     try:

@@ -217,6 +217,8 @@ async function drawTables() {
       buttons.push(h('a', {class: 'button primary', href: `/t/${t.id}#token=${encodeURIComponent(record.token)}`}, 'Play'));
     }
     buttons.push(h('a', {class: 'button', href: `/t/${t.id}#watch`}, 'Watch'));
+    // A finished match replays step by step (a table still playing shows no hidden card).
+    if (t.status === 'over') buttons.push(h('a', {class: 'button', href: `/t/${t.id}#replay=${t.match}&as=all`}, 'Replay'));
     const status = STATUS[t.status] || t.status;
     return h('li', {class: 'table-item', dataset: {table: t.id}},
       h('div', {class: 't-head'}, h('span', {class: 't-title'}, t.title),
