@@ -5,12 +5,16 @@ step, as one seat saw it or all-seeing."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
+
+import pytest
 
 from pitkit import games
 from pitkit.core.events import Event
 from pitkit.core.narrate import Narrator
 from pitkit.server.client import TableClient
+from pitkit.server.replays import replay
 from pitkit.server.tables import named
 from tests.server.conftest import ServerThread, run
 
@@ -142,9 +146,13 @@ def test_a_replay_shows_each_seat_what_it_saw_and_all_seeing_every_hand(
         assert replay["seat"] == seat and replay["labels"] == labels
         steps = replay["steps"]
         assert [s["version"] for s in steps] == list(range(len(expected)))
+        record = None
         for step, views in zip(steps, expected, strict=True):
-            assert step["view"] == views[seat]  # exactly what the seat saw, no more
-            assert "hands" not in step["view"]
+            view = step["view"]
+            assert "hands" not in view
+            # The match's record comes when it changed; the page keeps the last one.
+            record = view.setdefault("match", record)
+            assert view == views[seat]  # exactly what the seat saw, no more
         # Each step's events are the seat's part of them, in words.
         seen = [e for s in steps for e in s["events"]]
         assert len(seen) == len(events)
@@ -158,6 +166,7 @@ def test_a_replay_shows_each_seat_what_it_saw_and_all_seeing_every_hand(
     for step, views in zip(everyone["steps"], expected, strict=True):
         view = dict(step["view"])
         hands = view.pop("hands")
+        record = view.setdefault("match", record)
         assert view == views[None]
         assert hands == [views[s].get("hand", []) for s in (0, 1, 2)]
         hands_seen += sum(1 for cards in hands if cards)
@@ -165,3 +174,45 @@ def test_a_replay_shows_each_seat_what_it_saw_and_all_seeing_every_hand(
     # Kept: a second read gives the same text.
     again = server.http.get(f"/api/tables/{tid}/matches/1/replay", params={"seat": "all"})
     assert again.text == server.http.get(f"/api/tables/{tid}/matches/1/replay").text
+
+
+@pytest.mark.parametrize("name", ["pitty-pat", "pits", "ace-pit", "pitch", "pit"])
+def test_every_games_replay_is_its_own_views(name: str) -> None:
+    """Random play of each game, replayed: every step's view is the match's own
+    `view(seat)`, its record carried on from the last step that had it."""
+    game = games.get(name)
+    rules = {"pits": {"hands": 2}, "ace-pit": {"hands": 2}}.get(name, dict(game.short_match))
+    match = game.new_match(None, rules, seed=11)
+    rng = random.Random(11)
+    labels = [f"P{s}" for s in range(match.players)]
+    steps = [[e.to_json() for e in match.log]]
+    expected = [_views(match, labels)]
+    while not match.is_over and len(steps) < 400:
+        seat = rng.choice(sorted(match.to_act))
+        steps.append(
+            [e.to_json() for e in match.apply(seat, rng.choice(match.legal_actions(seat)))]
+        )
+        expected.append(_views(match, labels))
+    steps = json.loads(json.dumps(steps))
+    for seat in (None, *range(match.players)):
+        record = None
+        got = json.loads(json.dumps(replay(game, match.header(), steps, seat, labels)))
+        assert len(got) == len(expected)
+        for step, views in zip(got, expected, strict=True):
+            view = step["view"]
+            record = view.setdefault("match", record)
+            hands = view.pop("hands", None)
+            assert view == views[seat]
+            if seat is None:
+                assert hands == [views[s].get("hand", []) for s in range(match.players)]
+
+
+def _views(match: Any, labels: list[str]) -> dict[int | None, dict[str, Any]]:
+    """Each seat's view now (None: a spectator's), as a replay gives it."""
+    out: dict[int | None, dict[str, Any]] = {}
+    for seat in (None, *range(match.players)):
+        view = named(match.view(seat), Narrator.named(labels, seat))
+        view.pop("history", None)
+        view.pop("legal", None)
+        out[seat] = json.loads(json.dumps(view))
+    return out

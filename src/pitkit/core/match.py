@@ -145,7 +145,14 @@ class Match(State[A], Generic[A, R]):
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         view = self.hand.view(seat)
-        view["match"] = {
+        view["match"] = self.record()
+        return view
+
+    def record(self) -> dict[str, Any]:
+        """The match's part of every seat's view (`MatchRecord`): the same for all,
+        and changed only when a hand is scored (or, in Pitch, by a judge's ruling).
+        Games add their own score sheet here."""
+        return {
             "hand": len(self.results) + (0 if self._outcome else 1),
             "dealer": self.dealer,
             "scores": self.shown_scores(),
@@ -154,7 +161,6 @@ class Match(State[A], Generic[A, R]):
             "totals": self.shown_totals(),
             "outcome": self._outcome.to_json() if self._outcome else None,
         }
-        return view
 
     def clone(self) -> Self:
         new = self._clone_base()

@@ -22,6 +22,11 @@ from pitkit.server.tables import named
 __all__ = ["replay"]
 
 
+#: The events after which a match's record (`Match.record`) may differ: a hand
+#: scored (with the next deal) or a judge's ruling. Between them it stays as it was.
+_RECORD_CHANGES = frozenset({"scores", "ruling"})
+
+
 def replay(
     game: Game,
     header: Mapping[str, Any],
@@ -32,11 +37,13 @@ def replay(
     """Each version of a stored match (`steps`: its events by version) as `seat`
     saw it (None: all-seeing): ``version``, ``events`` (as the table's history
     words them, seats called by `labels`) and ``view`` (without the history and
-    the legal actions: a replay is watched, not played).
+    the legal actions: a replay is watched, not played). A view leaves out the
+    match's record (``match``: scores, sheet, results) unless it changed since
+    the step before: a long Pitch sheet would otherwise be sent at every move.
 
     Raises ValueError when the log does not replay to as many versions as stored."""
     say = Narrator.named(list(labels), seat)
-    events = [Event.from_json(e) for step in steps for e in step]
+    events = [Event.from_json(e) for e in (e for step in steps for e in step)]
     states = game.replay_steps(header, events)
     out: list[dict[str, Any]] = []
     at = 0
@@ -44,19 +51,21 @@ def replay(
     # the end, so its k-th yield is the match as of version k. It yields one match,
     # changed in place: each view is taken before asking for the next.
     for version, (step, match) in enumerate(zip(steps, states, strict=False)):
+        hand = match.hand  # `Match.view` is its hand's view and the match's record
+        view = hand.view(seat)
         if seat is None:
-            view = match.view(None)
-            view["hands"] = [match.view(s).get("hand", []) for s in range(match.players)]
-        else:
-            view = match.view(seat)
+            view["hands"] = [hand.view(s).get("hand", []) for s in range(match.players)]
         view.pop("history", None)
         view.pop("legal", None)
+        if version == 0 or any(e["type"] in _RECORD_CHANGES for e in step):
+            view["match"] = match.record()
+        view = named(view, say)
         worded = [
             {**seen, "text": game.narrate(seen, say)}
             for seen in (e.seen_by(seat) for e in events[at : at + len(step)])
         ]
         at += len(step)
-        out.append({"version": version, "events": worded, "view": named(view, say)})
+        out.append({"version": version, "events": worded, "view": view})
     if len(out) != len(steps) or next(states, None) is not None:
         raise ValueError("the stored match does not replay version by version")
     return out

@@ -149,11 +149,11 @@ class PitchMatch(Match[PitchAction, Rules]):
 
     # -- State --------------------------------------------------------------------
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        view = super().view(seat)
-        view["match"]["sheet"] = self.sheet.to_json()
-        view["match"]["rules"] = {"mode": self.rules.mode, "target": self.rules.target}
-        return view
+    def record(self) -> dict[str, Any]:
+        record = super().record()
+        record["sheet"] = self.sheet.to_json()
+        record["rules"] = {"mode": self.rules.mode, "target": self.rules.target}
+        return record
 
     def clone(self) -> Self:
         new = super().clone()

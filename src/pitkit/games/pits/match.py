@@ -51,7 +51,7 @@ class PitsMatch(Match[PitsAction, Rules]):
         summary = ", ".join(f"seat {s} {self.scores[s]}" for s in range(PLAYERS))
         return self.ranked(self.scores, f"after {plural(len(self.results), 'hand')}: {summary}")
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
-        view = super().view(seat)
-        view["match"]["sheet"] = match_sheet([r.detail["order"] for r in self.results])
-        return view
+    def record(self) -> dict[str, Any]:
+        record = super().record()
+        record["sheet"] = match_sheet([r.detail["order"] for r in self.results])
+        return record

@@ -15,7 +15,7 @@ import {seatName} from './seats.js';
 
 /**
  * One step of a replay: a version, its events as the seat saw them, the view after
- * them (all-seeing: with every seat's cards in `hands`).
+ * them (all-seeing: with every seat's cards in `hands`; its `match` only when it changed).
  * @typedef {{version: number, events: GameEvent[], view: View & {hands?: string[][]}}} Step
  */
 
@@ -86,6 +86,13 @@ async function watchAs(seat, at) {
     /** @type {{steps: Step[]}} */
     const replay = await api(`/api/tables/${encodeURIComponent(S.tableId)}/matches/${match}/replay?seat=${query}`);
     R.steps = replay.steps;
+    // A step's view leaves out the match's record when it did not change: carry it on.
+    /** @type {View['match']} */
+    let record;
+    for (const step of R.steps) {
+      if (step.view.match) record = step.view.match;
+      else step.view.match = record;
+    }
   } catch (error) {
     S.final = `The replay did not load: ${errorText(error)}.`;
     draw();
