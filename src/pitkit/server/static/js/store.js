@@ -13,8 +13,10 @@ const KEY = 'pitkit.v1';
 
 /**
  * Everything stored: the player's name, tables by id, score sheets by "table/match".
- * @typedef {{name?: string, tables?: Record<string, TableRecord>, sheets?: Record<string, Sheet>}} Stored
+ * @typedef {{name?: string, tables?: Record<string, TableRecord>, sheets?: Record<string, Sheet>, effects?: Effects}} Stored
  */
+
+/** Sounds and animations on or off (unset: as the device prefers). @typedef {{sound?: boolean, motion?: boolean}} Effects */
 
 /** Scores after each hand, by hand number. @typedef {Record<number, number[]>} Sheet */
 
@@ -38,6 +40,18 @@ function save(data) {
 
 export function playerName() {
   return load().name || '';
+}
+
+/** @returns {Effects} */
+export function effects() {
+  return load().effects || {};
+}
+
+/** @param {Effects} chosen */
+export function setEffects(chosen) {
+  const data = load();
+  data.effects = chosen;
+  save(data);
 }
 
 /** @param {string} name */

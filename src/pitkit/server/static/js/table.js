@@ -12,6 +12,7 @@ import {hello, onMessage, onState, watchdog} from './table/net.js';
 import {askName, rename, showHelp, showInvite, watchDialog} from './table/dialogs.js';
 import {onKey} from './table/keyboard.js';
 import {paint} from './table/paint.js';
+import {startEffects} from './table/effects.js';
 
 /**
  * The seat's token: from the address (#token=), else from this browser's storage;
@@ -61,6 +62,7 @@ async function start() {
   document.getElementById('invite')?.addEventListener('click', showInvite);
   document.getElementById('rename')?.addEventListener('click', rename);
   watchDialog();
+  startEffects();
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', () => location.reload());
   NARROW.addEventListener('change', draw); // the seats move between the oval and the row

@@ -7,6 +7,7 @@ import {S} from './state.js';
 import {seatName} from './seats.js';
 import {ctx} from './ctx.js';
 import {askRematch} from './net.js';
+import {effectsControls} from './effects.js';
 
 /** @typedef {import('../dom.js').Child} Child */
 /** @typedef {import('../games/contract.js').GameEvent} GameEvent */
@@ -151,6 +152,7 @@ export function showHelp() {
     ...(S.game ? S.game.help.map((p) => h('p', {}, p)) : []),
     h('h3', {class: 'keyboard-only'}, 'Keyboard'),
     h('dl', {class: 'keys keyboard-only'}, keys.map(([k, what]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, what)])),
+    effectsControls(),
   ];
   openDialog('help', title ? `How to play ${title}` : 'How to play', body,
     [h('button', {class: 'primary', type: 'button', onclick: closeDialog}, 'Close')]);

@@ -13,6 +13,7 @@ import {loadGame} from './game.js';
 import {addEvent, resetLog} from './history.js';
 import {closeDialog, showOver, showSummary} from './dialogs.js';
 import {addSaid, setChat} from './chat.js';
+import {react} from './effects.js';
 
 /** @typedef {import('../games/contract.js').GameEvent} GameEvent */
 
@@ -168,6 +169,7 @@ function onUpdate(m) {
     requestSync('gap');
     return;
   }
+  const wasMyTurn = S.seat != null && S.toAct.includes(S.seat);
   S.version = m.version;
   S.legal = m.legal;
   S.toAct = m.to_act;
@@ -189,6 +191,7 @@ function onUpdate(m) {
   } else if (S.viewVersion == null || m.version > S.viewVersion) {
     requestSync('refresh');
   }
+  react(m.events, wasMyTurn);
   for (const open of windows) open();
 }
 
