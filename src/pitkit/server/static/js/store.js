@@ -87,10 +87,15 @@ export function updateTable(id, change) {
   return record;
 }
 
-/** @param {string} id */
-export function forgetSeat(id) {
+/**
+ * Forget the seat token of a table, if it is `token` (the table refused it): another
+ * token this browser holds there (the host's own seat) stays.
+ * @param {string} id
+ * @param {string} token
+ */
+export function forgetSeat(id, token) {
   const data = load();
-  if (data.tables && data.tables[id]) {
+  if (data.tables && data.tables[id] && data.tables[id].token === token) {
     delete data.tables[id].token;
     save(data);
   }

@@ -26,11 +26,10 @@ function readToken() {
   const record = store.tableRecord(S.tableId);
   const fresh = !!token && !(record && record.token === token);
   if (!token && record && record.token) token = record.token;
-  if (token) {
-    store.updateTable(S.tableId, {token});
-    // Keep the seat in the address too, so that a bookmark or a reload keeps it.
-    if (params.get('token') !== token) history.replaceState(null, '', `#token=${encodeURIComponent(token)}`);
-  }
+  // Keep the seat in the address too, so that a bookmark or a reload keeps it. This
+  // browser stores a token once the table has taken it (the welcome): a spent invitation
+  // opened here must not replace the seat this browser holds.
+  if (token && params.get('token') !== token) history.replaceState(null, '', `#token=${encodeURIComponent(token)}`);
   return {token, fresh};
 }
 

@@ -62,7 +62,7 @@ export function onState(state, detail) {
 
 /** @param {string} message */
 function watchInstead(message) {
-  store.forgetSeat(S.tableId);
+  if (S.token) store.forgetSeat(S.tableId, S.token);
   S.token = null;
   history.replaceState(null, '', '#watch');
   toast(message);
