@@ -16,7 +16,8 @@ import {startEffects} from './table/effects.js';
 
 /**
  * The seat's token: from the address (#token=), else from this browser's storage;
- * `fresh`: an invitation this browser has not used yet.
+ * `fresh`: an invitation this browser has not used yet (a player's own link to continue
+ * on another device, #token=…&continue, is a seat already taken: not fresh).
  * @returns {{token: string | null, fresh: boolean}}
  */
 function readToken() {
@@ -24,7 +25,7 @@ function readToken() {
   if (params.has('watch')) return {token: null, fresh: false};
   let token = params.get('token');
   const record = store.tableRecord(S.tableId);
-  const fresh = !!token && !(record && record.token === token);
+  const fresh = !!token && !(record && record.token === token) && !params.has('continue');
   if (!token && record && record.token) token = record.token;
   // Keep the seat in the address too, so that a bookmark or a reload keeps it. This
   // browser stores a token once the table has taken it (the welcome): a spent invitation
