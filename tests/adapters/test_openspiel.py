@@ -104,3 +104,27 @@ def test_openspiel_resample_from_infostate_is_the_pitkit_resampler() -> None:
     world = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert isinstance(world, openspiel.PitkitState)
     assert world.observation_string(0) == state.observation_string(0)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_information_state_is_what_the_seat_saw(name: str) -> None:
+    """Perfect recall: the information state grows with every move; a world
+    the seat cannot tell apart (its unseen cards dealt anew) has the same
+    one, while another seat's differs, as its own cards differ."""
+    game = pyspiel.load_game(name, {"hands": 1})
+    assert game.get_type().provides_information_state_string
+    state = game.new_initial_state()
+    state.apply_action(4242)
+    rng = random.Random(7)
+    before = state.information_state_string(0)
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    seat = 0
+    now = state.information_state_string(seat)
+    assert now.startswith(before) and len(now) > len(before)
+    world = openspiel.resample(state, seat, random.Random(1))
+    assert world.information_state_string(seat) == now
+    assert state.information_state_string(1) != now
+    assert "secret" not in now and "order" not in now  # no shuffle's order

@@ -1,10 +1,10 @@
-"""The table fits the screen (issue 20): for each game, at desktop sizes and on two
-phones, a seat at a live table with bots sees the table, its own hand and its moves
+"""The table fits the screen (issue 20): for each game, at desktop sizes, on two
+tablets and on two phones, a seat at a live table with bots sees the table, its own hand and its moves
 without scrolling; seat plates overlap nothing; nothing is cut off at the edges; on a
 touch screen the buttons are big enough for a finger and no keyboard hints show.
 
 Checked by the elements' boxes, not by eye. With PITKIT_SCREENSHOTS set, the
-pictures of Pit, Pitch and Pits at three sizes go to layout-<game>-<w>x<h>.png."""
+pictures of Pit, Pitch and Pits at four sizes go to layout-<game>-<w>x<h>.png."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ SIZES = {
     "1920x960": (1920, 960, False),
     "390x844": (390, 844, True),
     "360x740": (360, 740, True),
+    "768x1024": (768, 1024, True),  # tablets, upright and on their side
+    "1024x768": (1024, 768, True),
 }
 # Each game at its usual number of players; the rules keep the match going.
 GAMES: dict[str, tuple[int, dict[str, Any]]] = {
@@ -38,7 +40,7 @@ GAMES: dict[str, tuple[int, dict[str, Any]]] = {
     "pitch": (4, {}),
 }
 SHOTS = {"pit", "pitch", "pits"}
-SHOT_SIZES = {"1440x900", "390x844", "360x740"}
+SHOT_SIZES = {"1440x900", "1024x768", "390x844", "360x740"}
 TOUCH_PX = 44  # the smallest control a finger hits reliably (WCAG 2.5.5)
 SLACK = 1  # sub-pixel rounding
 

@@ -20,8 +20,12 @@ clone it. The price: the deals are those of 65,536 seeds, not every deal.
 
 Information is imperfect; utilities are zero-sum (`ranks_reward`: +1 first,
 -1 last, the sum 0), given at the end. The observer gives the acting
-seat's `Encoding` vector, the same as the PettingZoo environments'; there
-is no information-state (perfect-recall) tensor.
+seat's `Encoding` vector, the same as the PettingZoo environments'. The
+information state (perfect recall) is a string: every event of the match
+as the seat saw it, in order (`Event.seen_by`), one JSON object a line, so
+two histories share it exactly when the seat could not tell them apart.
+There is no information-state tensor: a fixed-size one would have to cut
+the history somewhere.
 
 Search over information sets: `resample` deals a state's hidden cards
 anew with the game's own sampler (`Game.sample_unseen`), keeping to all the
@@ -31,6 +35,7 @@ seat knows, and `ismcts_bot` gives OpenSpiel's Python ISMCTS that resampler
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any, NamedTuple
 
@@ -86,7 +91,7 @@ def _game_type(encoding: type[Encoding]) -> pyspiel.GameType:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=game.max_players,
         min_num_players=game.min_players,
-        provides_information_state_string=False,
+        provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
@@ -151,10 +156,10 @@ class PitkitGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type inf
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> PitkitObserver:
-        """The observer of the acting seat's encoding vector."""
-        if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            raise ValueError("pitkit games give observations, not perfect-recall states")
-        return PitkitObserver(setup_of(self).encoding)
+        """The observer of a seat's encoding vector, or with perfect recall
+        asked for, of its information-state string (and no tensor)."""
+        recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
+        return PitkitObserver(setup_of(self).encoding, recall)
 
 
 class PitkitState(pyspiel.State):  # type: ignore[misc]
@@ -268,24 +273,33 @@ def ismcts_bot(
 
 
 class PitkitObserver:
-    """OpenSpiel's Python observer: `tensor` is the seat's encoding vector."""
+    """OpenSpiel's Python observer: `tensor` is the seat's encoding vector;
+    with `recall`, there is no tensor and the string is the information state."""
 
-    def __init__(self, encoding: Encoding) -> None:
+    def __init__(self, encoding: Encoding, recall: bool = False) -> None:
         self.encoding = encoding
-        self.tensor = np.zeros(encoding.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.recall = recall
+        self.tensor = np.zeros(0 if recall else encoding.size, np.float32)
+        self.dict = {} if recall else {"observation": self.tensor}
 
     def set_from(self, state: PitkitState, player: int) -> None:
         """Fill `tensor` with what `player` sees of `state`."""
+        if self.recall:
+            return
         if state.match is None:
             self.tensor.fill(0.0)
         else:
             self.tensor[:] = self.encoding.observe(state.match, player)
 
     def string_from(self, state: PitkitState, player: int) -> str:
-        """What `player` sees, as the text of its view's main facts."""
+        """What `player` sees: the text of its view's main facts; with
+        `recall`, everything it has seen, an event a line."""
         if state.match is None:
             return "(not dealt)"
+        if self.recall:
+            return "\n".join(
+                json.dumps(event.seen_by(player), sort_keys=True) for event in state.match.log
+            )
         view = state.match.view(player)
         view.pop("history", None)
         view.pop("legal", None)

@@ -142,6 +142,18 @@ class SeatChange(Body):
     bot: _Name | None = None
 
 
+class SeatName(Body):
+    """Host: the new name of a seat's player (cleaned as a player's own name is)."""
+
+    name: str = Field(min_length=1, max_length=80, examples=["Ann B."])
+
+
+class SeatMove(Body):
+    """Host: the seat to swap with (its occupant comes to this seat)."""
+
+    to: int = Field(ge=0, le=15, description="The other seat (0 is the first).")
+
+
 class Joined(BaseModel):
     """The seat a token holds; `token`: the seat's own secret, when this call claimed
     it (the invitation opens nothing from now on)."""
@@ -469,6 +481,39 @@ def create_app(
             token=token,
             invite=invite(request, table, token) if token is not None else None,
         )
+
+    @app.put("/api/tables/{table_id}/seats/{seat}/name", tags=["host"])
+    async def rename_seat(
+        table_id: TableId,
+        seat: Annotated[int, InPath(ge=0, le=15)],
+        body: SeatName,
+        authorization: Authorization = None,
+    ) -> dict[str, Any]:
+        """Host: rename the player in a seat. The player is told, and so is the table."""
+        table = await table_or_404(table_id)
+        host_only(table, authorization)
+        try:
+            await table.rename_seat(seat, body.name)
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return table.info()
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/move", tags=["host"])
+    async def move_seat(
+        table_id: TableId,
+        seat: Annotated[int, InPath(ge=0, le=15)],
+        body: SeatMove,
+        authorization: Authorization = None,
+    ) -> dict[str, Any]:
+        """Host: swap two seats' occupants, tokens and sockets (during a match, their
+        hands): each moved player's page is sent its new seat's view; all are told."""
+        table = await table_or_404(table_id)
+        host_only(table, authorization)
+        try:
+            await table.move_seat(seat, body.to)
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return table.info()
 
     @app.post("/api/tables/{table_id}/start", tags=["host"])
     async def start(table_id: TableId, authorization: Authorization = None) -> dict[str, Any]:

@@ -20,7 +20,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -603,13 +603,20 @@ def insert_table(record: TableRecord) -> Callable[[Connection], None]:
 
 def save_seat(table_id: str, seat: SeatRecord) -> Callable[[Connection], None]:
     """A job that stores a seat's new occupant or token."""
+    return save_seats(table_id, [seat])
+
+
+def save_seats(table_id: str, seats: Sequence[SeatRecord]) -> Callable[[Connection], None]:
+    """A job that stores several seats' new occupants or tokens at once (two seats
+    swapped: both or neither)."""
 
     def job(conn: Connection) -> None:
-        conn.execute(
-            update(seats_t)
-            .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat.seat)
-            .values(kind=seat.kind, bot=seat.bot, name=seat.name, token_hash=seat.token_hash)
-        )
+        for seat in seats:
+            conn.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat.seat)
+                .values(kind=seat.kind, bot=seat.bot, name=seat.name, token_hash=seat.token_hash)
+            )
         conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(updated=time.time()))
 
     return job

@@ -58,6 +58,9 @@ WAIT_POLL = 0.5
 #: when it was given since the server started, is more precise).
 _ENDED = {"expired": "nobody came to play in time", "closed": "the table is closed"}
 
+#: What sits in a seat, in words, by kind.
+_KINDS = {"open": "an open seat", "bot": "a bot", "player": "a player"}
+
 #: The names bots go by at a table, by seat.
 BOT_NAMES = ("Ada", "Bix", "Cyd", "Dee", "Eko", "Fen", "Gil", "Hal", "Ivy", "Jax")
 
@@ -470,9 +473,7 @@ class Table:
             if seat is not None and len(seat.conns) >= self.limits.sockets_per_seat:
                 # The newest device wins: a player is never locked out of their seat.
                 oldest = min(seat.conns, key=lambda c: c.opened)
-                oldest.send(error("bad_token", "this seat was opened on another device"))
-                oldest.close(4003)
-                seat.conns.discard(oldest)
+                self._let_go(seat, "this seat was opened on another device", [oldest])
             self.touched = time.time()
             conn.table, conn.joined = self, True
             if seat is None:
@@ -485,16 +486,9 @@ class Table:
                     seat.timer.cancel()
                     seat.timer = None
                 seat.away = False
-            welcome: dict[str, Any] = {
-                "type": "welcome",
-                "table": self.info(),
-                "seat": conn.seat,
-                "name": seat.name if seat is not None else None,
-            }
+            welcome = self._welcome(conn)
             if secret is not None:
                 welcome["token"] = secret  # the seat's own secret from now on
-            if self._hears(conn):
-                welcome["chat"] = [self._said(said) for said in self.chat]
             conn.send(welcome)
             if self._turn_timer is None and self.status == "playing":
                 self._restart_turn_clock()  # after a restart, or a player's return
@@ -503,6 +497,39 @@ class Table:
             if self.status == "waiting" and not any(s.kind == "open" for s in self.seats):
                 await self._start_match()
         self._schedule_bots()
+
+    def _welcome(self, conn: Conn) -> dict[str, Any]:
+        """The `welcome` for `conn`: the table, the seat it holds, the chat if it hears it."""
+        seat = self.seats[conn.seat] if conn.seat is not None else None
+        welcome: dict[str, Any] = {
+            "type": "welcome",
+            "table": self.info(),
+            "seat": conn.seat,
+            "name": seat.name if seat is not None else None,
+        }
+        if self._hears(conn):
+            welcome["chat"] = [self._said(said) for said in self.chat]
+        return welcome
+
+    def _let_go(self, seat: Seat, why: str, conns: list[Conn] | None = None) -> None:
+        """Close sockets holding `seat` (by default all of them), each told `why` first
+        (a `bad_token` error, then close code 4003: the seat is no longer theirs)."""
+        for conn in list(seat.conns) if conns is None else conns:
+            conn.send(error("bad_token", why))
+            conn.close(4003)
+            seat.conns.discard(conn)
+
+    def _tell(self, words: Callable[[int | None], str]) -> None:
+        """Send every socket a `notice`: what the host did, a sentence in words for its
+        seat (`words(seat)`: "you" for the seat concerned, its name for the others)."""
+        cache: dict[int | None, str] = {}
+        for conn in self._conns():
+            text = cache.get(conn.seat)
+            if text is None:
+                said = words(conn.seat)
+                said += "" if said.endswith((".", "!", "?")) else "."  # "renamed you Ann B."
+                text = cache[conn.seat] = _dumps({"type": "notice", "text": said})
+            conn.send(text)
 
     def _catch_up(self, conn: Conn, match_no: int | None, version: int | None) -> None:
         """Missed events if the gap is small, else the full view."""
@@ -649,14 +676,11 @@ class Table:
         stand-in bot while a match is on.
         """
         async with self.lock:
-            if not 0 <= index < self.players:
-                raise ValueError(f"there is no seat {index}")
-            if self.status in ("closed", "expired"):
-                raise ValueError(f"the table is {self.status}: its seats stay as they are")
+            seat = self._changeable(index)
             if bot is not None:
                 self.thinker.check(self.game, bot)
             token = new_token() if bot is None else None
-            seat = self.seats[index]
+            held, label = seat.kind == "player", seat.label
             new = SeatRecord(
                 index,
                 "bot" if bot is not None else "open",
@@ -670,14 +694,18 @@ class Table:
             if seat.timer is not None:
                 seat.timer.cancel()
                 seat.timer = None
-            for conn in list(seat.conns):
-                conn.send(error("bad_token", "the host gave this seat to someone else"))
-                conn.close(4003)
-                seat.conns.discard(conn)
+            change = "gave {}seat to a bot" if bot is not None else "opened {}seat for someone else"
+            self._let_go(seat, "The host " + change.format("your ") + ".")
             self._bots.pop(index, None)
             if bot is not None and self.match is not None:
                 self._bots[index] = self.thinker.make(self.game, bot, secrets.randbits(32))
             self._broadcast_table()
+            if held:
+                self._tell(lambda _: "The host " + change.format(f"{label}'s "))
+            elif bot is not None:
+                self._tell(lambda _: f"The host put a bot in seat {index + 1}")
+            else:
+                self._tell(lambda _: f"The host opened seat {index + 1} for someone else")
             if self.status == "waiting" and not any(s.kind == "open" for s in self.seats):
                 await self._start_match()
         self._schedule_bots()
@@ -688,23 +716,125 @@ class Table:
         is returned: the seat's old token stops working and its sockets are closed,
         as when a player opens their seat on another device."""
         async with self.lock:
-            if not 0 <= index < self.players:
-                raise ValueError(f"there is no seat {index}")
-            if self.status in ("closed", "expired"):
-                raise ValueError(f"the table is {self.status}")
+            seat = self._changeable(index)
             token = new_token()
-            seat = self.seats[index]
             new = SeatRecord(index, "player", None, name, hash_token(token))
             await self.store.run(storage.save_seat(self.id, new))
             seat.kind, seat.bot, seat.name, seat.token_hash = "player", None, name, new.token_hash
-            for conn in list(seat.conns):
-                conn.send(error("bad_token", "this seat was opened on another device"))
-                conn.close(4003)
-                seat.conns.discard(conn)
+            self._let_go(seat, "this seat was opened on another device")
             self._bots.pop(index, None)
             self._broadcast_table()
         self._schedule_bots()
         return token
+
+    def _changeable(self, index: int) -> Seat:
+        """Seat `index`, if the host may still change it (ValueError says why not)."""
+        if not 0 <= index < self.players:
+            raise ValueError(f"there is no seat {index}: the seats are 0 to {self.players - 1}")
+        if self.status in ("closed", "expired"):
+            raise ValueError(f"the table is {self.status}: its seats stay as they are")
+        return self.seats[index]
+
+    def _event_seats(self) -> None:
+        """An event's table seats its players by their names, as the event says."""
+        if self.settings.event is not None:
+            raise ValueError("an event's table seats its players as the event says")
+
+    async def rename_seat(self, index: int, name: str) -> str:
+        """Host: give the player in seat `index` a new name (cleaned as a player's
+        own is); returns it. The player is told, and so is everyone else."""
+        async with self.lock:
+            seat = self._changeable(index)
+            self._event_seats()
+            if seat.kind != "player":
+                what = _KINDS[seat.kind]
+                raise ValueError(f"{seat.label} is {what}: only a player has a name to change")
+            clean = _clean_name(name, self.limits.name_chars)
+            if clean is None:
+                raise ValueError("a name needs at least one printable character")
+            old = seat.label
+            renamed = SeatRecord(index, "player", None, clean, seat.token_hash)
+            await self.store.run(storage.save_seat(self.id, renamed))
+            seat.name = clean
+            self.touched = time.time()
+            self._broadcast_table()
+            if clean != old:
+                self._tell(
+                    lambda reader: (
+                        f"The host renamed you {clean}"
+                        if reader == index
+                        else f"The host renamed {old} to {clean}"
+                    )
+                )
+            return clean
+
+    async def move_seat(self, index: int, to: int) -> None:
+        """Host: swap the occupants of seats `index` and `to` (who or what sits there,
+        its token, its sockets), before or during a match: during one, the two swap
+        hands. Each moved socket gets a `welcome` for its new seat and that seat's
+        full view, so nothing of the hand it held stays on its page."""
+        async with self.lock:
+            a = self._changeable(index)
+            b = self._changeable(to)
+            self._event_seats()
+            if index == to:
+                raise ValueError(f"{a.label} is in that seat already")
+            if a.kind == b.kind == "open":
+                raise ValueError("both seats are open: there is nobody to move")
+            before = {a.index: a.label, b.index: b.label}
+            kinds = {a.index: a.kind, b.index: b.kind}
+            await self.store.run(
+                storage.save_seats(
+                    self.id,
+                    [
+                        SeatRecord(a.index, b.kind, b.bot, b.name, b.token_hash),
+                        SeatRecord(b.index, a.kind, a.bot, a.name, a.token_hash),
+                    ],
+                )
+            )
+            a.kind, b.kind = b.kind, a.kind
+            a.bot, b.bot = b.bot, a.bot
+            a.name, b.name = b.name, a.name
+            a.token_hash, b.token_hash = b.token_hash, a.token_hash
+            a.conns, b.conns = b.conns, a.conns
+            a.away, b.away = b.away, a.away
+            a.rematch, b.rematch = b.rematch, a.rematch
+            swap = {a.index: b.index, b.index: a.index}
+            self._claimed = {k: swap.get(v, v) for k, v in self._claimed.items()}
+            for seat in (a, b):
+                if seat.timer is not None:  # it was the other occupant's
+                    seat.timer.cancel()
+                    seat.timer = None
+                self._watch_absence(seat)
+                # A bot's memory is of the hand it played: the seat's new bot starts afresh.
+                self._bots.pop(seat.index, None)
+                if seat.kind == "bot" and seat.bot is not None and self.match is not None:
+                    self._bots[seat.index] = self.thinker.make(
+                        self.game, seat.bot, secrets.randbits(32)
+                    )
+                for conn in seat.conns:
+                    conn.seat = seat.index
+            self.touched = time.time()
+            self._broadcast_table()
+            for seat in (a, b):
+                for conn in seat.conns:
+                    conn.send(self._welcome(conn))
+                    if self.match is not None:
+                        conn.send(self._sync_message(conn.seat))
+            # Who went where, in words for each reader: only occupants, not open seats.
+            went = [(old, swap[old]) for old in (a.index, b.index) if kinds[old] != "open"]
+
+            def words(reader: int | None) -> str:
+                parts = []
+                for old, new in went:
+                    who = "you" if reader == new and kinds[old] == "player" else before[old]
+                    if kinds[old] == "bot":
+                        who = "the bot"  # bots go by their seat's name: it takes the new one
+                    parts.append(f"{who} to seat {new + 1}")
+                return "The host moved " + " and ".join(parts)
+
+            self._tell(words)
+        self._schedule_bots()
 
     def _stepped(self) -> None:
         if self.on_step is not None:

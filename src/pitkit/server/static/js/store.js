@@ -12,10 +12,13 @@ const KEY = 'pitkit.v1';
  */
 
 /**
- * Everything stored: the player's name, tables by id. (`sheets`: the score sheets older
- * pages kept here; the server keeps them now, and the next save drops them.)
- * @typedef {{name?: string, tables?: Record<string, TableRecord>, sheets?: unknown}} Stored
+ * Everything stored: the player's name, tables by id, the sounds and animations chosen.
+ * (`sheets`: the score sheets older pages kept here; the server keeps them now, and the
+ * next save drops them.)
+ * @typedef {{name?: string, tables?: Record<string, TableRecord>, sheets?: unknown, effects?: Effects}} Stored
  */
+
+/** Sounds and animations on or off (unset: as the device prefers). @typedef {{sound?: boolean, motion?: boolean}} Effects */
 
 /** @returns {Stored} */
 function load() {
@@ -38,6 +41,18 @@ function save(data) {
 
 export function playerName() {
   return load().name || '';
+}
+
+/** @returns {Effects} */
+export function effects() {
+  return load().effects || {};
+}
+
+/** @param {Effects} chosen */
+export function setEffects(chosen) {
+  const data = load();
+  data.effects = chosen;
+  save(data);
 }
 
 /** @param {string} name */
@@ -73,10 +88,15 @@ export function updateTable(id, change) {
   return record;
 }
 
-/** @param {string} id */
-export function forgetSeat(id) {
+/**
+ * Forget the seat token of a table, if it is `token` (the table refused it): another
+ * token this browser holds there (the host's own seat) stays.
+ * @param {string} id
+ * @param {string} token
+ */
+export function forgetSeat(id, token) {
   const data = load();
-  if (data.tables && data.tables[id]) {
+  if (data.tables && data.tables[id] && data.tables[id].token === token) {
     delete data.tables[id].token;
     save(data);
   }

@@ -12,11 +12,13 @@ import {hello, onMessage, onState, watchdog} from './table/net.js';
 import {askName, rename, showHelp, showInvite, watchDialog} from './table/dialogs.js';
 import {onKey} from './table/keyboard.js';
 import {paint} from './table/paint.js';
+import {startEffects} from './table/effects.js';
 import {replayAsked, startReplay} from './table/replay.js';
 
 /**
  * The seat's token: from the address (#token=), else from this browser's storage;
- * `fresh`: an invitation this browser has not used yet.
+ * `fresh`: an invitation this browser has not used yet (a player's own link to continue
+ * on another device, #token=…&continue, is a seat already taken: not fresh).
  * @returns {{token: string | null, fresh: boolean}}
  */
 function readToken() {
@@ -24,13 +26,12 @@ function readToken() {
   if (params.has('watch')) return {token: null, fresh: false};
   let token = params.get('token');
   const record = store.tableRecord(S.tableId);
-  const fresh = !!token && !(record && record.token === token);
+  const fresh = !!token && !(record && record.token === token) && !params.has('continue');
   if (!token && record && record.token) token = record.token;
-  if (token) {
-    store.updateTable(S.tableId, {token});
-    // Keep the seat in the address too, so that a bookmark or a reload keeps it.
-    if (params.get('token') !== token) history.replaceState(null, '', `#token=${encodeURIComponent(token)}`);
-  }
+  // Keep the seat in the address too, so that a bookmark or a reload keeps it. This
+  // browser stores a token once the table has taken it (the welcome): a spent invitation
+  // opened here must not replace the seat this browser holds.
+  if (token && params.get('token') !== token) history.replaceState(null, '', `#token=${encodeURIComponent(token)}`);
   return {token, fresh};
 }
 
@@ -71,6 +72,7 @@ async function start() {
   document.getElementById('invite')?.addEventListener('click', showInvite);
   document.getElementById('rename')?.addEventListener('click', rename);
   watchDialog();
+  startEffects();
   document.addEventListener('keydown', onKey);
   const socket = new TableSocket(S.tableId, {hello, message: onMessage, state: onState});
   link.socket = socket;

@@ -1,12 +1,14 @@
 // @ts-check
-// The table's windows: the end of a hand, the end of the match, help, invitations;
-// and the two small requests made from them (rename, start now).
+// The table's windows: the end of a hand, the end of the match, help, invitations,
+// the host's seat options; and the small requests made from them (rename, start now,
+// the host's changes to a seat).
 import {api, capital, copyText, errorText, h, ordinal, sentence, toast} from '../dom.js';
 import * as store from '../store.js';
 import {S} from './state.js';
 import {seatName} from './seats.js';
 import {ctx} from './ctx.js';
 import {askRematch} from './net.js';
+import {effectsControls} from './effects.js';
 
 /** @typedef {import('../dom.js').Child} Child */
 /** @typedef {import('../games/contract.js').GameEvent} GameEvent */
@@ -152,6 +154,7 @@ export function showHelp() {
     ...(S.game ? S.game.help.map((p) => h('p', {}, p)) : []),
     h('h3', {class: 'keyboard-only'}, 'Keyboard'),
     h('dl', {class: 'keys keyboard-only'}, keys.map(([k, what]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, what)])),
+    effectsControls(),
   ];
   openDialog('help', title ? `How to play ${title}` : 'How to play', body,
     [h('button', {class: 'primary', type: 'button', onclick: closeDialog}, 'Close')]);
@@ -175,8 +178,9 @@ export function showInvite() {
   }
   body.push(h('p', {}, 'Anyone can watch with this link:'), linkRow('Watch', watch));
   if (S.seat != null && S.token) {
-    body.push(h('p', {}, 'To play on from another device (your phone, say), open your own seat\'s link there. Keep it to yourself: it plays your seat.'),
-      linkRow('Your seat', `${location.origin}/t/${S.tableId}#token=${encodeURIComponent(S.token)}`));
+    body.push(h('h3', {}, 'Continue on another device'),
+      h('p', {class: 'continue-note'}, 'Open this link there (your phone, say) to play on from it. Keep it to yourself: it plays your seat.'),
+      linkRow('Your seat', `${location.origin}/t/${S.tableId}#token=${encodeURIComponent(S.token)}&continue`));
   }
   if (['127.0.0.1', 'localhost', '[::1]'].includes(location.hostname)) {
     body.push(h('p', {class: 'note'}, 'These links use 127.0.0.1, which only works on this computer. For friends on your network, start the server with ',
@@ -263,4 +267,150 @@ export async function startNow() {
   } catch (error) {
     toast(errorText(error));
   }
+}
+
+// -- the host's seat options --------------------------------------------------------
+
+/** The host token this browser holds for the table, if any. */
+export function hostToken() {
+  const record = store.tableRecord(S.tableId);
+  return (record && record.host) || null;
+}
+
+/** Whether this page may change the table's seats: it holds the host token, and the table takes changes. */
+export function mayHost() {
+  if (S.replay) return false; // a replay is watched: the table's seats are not changed from it
+  return !!hostToken() && !!S.table && !['closed', 'expired', 'broken'].includes(S.table.status);
+}
+
+/**
+ * A seat for people: "Seat 2: Bo", or "Seat 3 (open)".
+ * @param {number} i
+ */
+function seatTitle(i) {
+  const open = S.table && S.table.seats[i].kind === 'open';
+  return open ? `Seat ${i + 1} (open)` : `Seat ${i + 1}: ${nameOf(i)}`;
+}
+
+/**
+ * One of the host's requests about a seat; a refusal is shown, and resolves to null.
+ * @param {string} path  after /api/tables/{id}/seats/
+ * @param {string} method
+ * @param {unknown} body
+ */
+async function hostCall(path, method, body) {
+  try {
+    return await api(`/api/tables/${S.tableId}/seats/${path}`, {method, body, token: hostToken()});
+  } catch (error) {
+    toast(sentence(errorText(error)));
+    return null;
+  }
+}
+
+/**
+ * The host's options for a seat: rename its player, move it to another seat, put a bot
+ * in it, or open it for someone else (with the new invitation link to copy). What the
+ * host does, the seat's holder is told by the server, and so is everyone else.
+ * @param {number} i
+ */
+export function showSeatOptions(i) {
+  if (!S.table) return;
+  const seat = S.table.seats[i];
+  /** @type {Child[]} */
+  const body = [];
+  if (seat.kind === 'player') {
+    const field = /** @type {HTMLInputElement} */ (h('input', {id: 'seat-name-field', type: 'text', maxlength: 40,
+      autocomplete: 'off', value: seatName(i)}));
+    const rename = async () => {
+      if (await hostCall(`${i}/name`, 'PUT', {name: field.value.trim()})) closeDialog();
+    };
+    body.push(h('form', {class: 'seat-option', onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); rename(); }},
+      h('label', {for: 'seat-name-field'}, 'Name'), field,
+      h('button', {type: 'submit', 'data-option': 'rename'}, 'Rename')));
+  }
+  // Somewhere to go: any other seat, except an open one when this one is open too.
+  const targets = S.table.seats.filter((s) => s.seat !== i && !(seat.kind === 'open' && s.kind === 'open'));
+  if (targets.length) {
+    const where = /** @type {HTMLSelectElement} */ (h('select', {id: 'seat-move-field'},
+      targets.map((s) => h('option', {value: s.seat}, seatTitle(s.seat)))));
+    const move = async () => {
+      const to = Number(where.value);
+      if (!(await hostCall(`${i}/move`, 'POST', {to}))) return;
+      swapInvites(i, to);
+      closeDialog();
+    };
+    body.push(h('div', {class: 'seat-option'},
+      h('label', {for: 'seat-move-field'}, 'Move to'), where,
+      h('button', {type: 'button', 'data-option': 'move', onclick: move}, 'Move'),
+      h('p', {class: 'note'}, 'Whoever sits there takes this seat in exchange; during a game the two swap hands.')));
+  }
+  const bots = S.info ? S.info.bots : {};
+  const names = Object.keys(bots);
+  if (names.length) {
+    const level = /** @type {HTMLSelectElement} */ (h('select', {id: 'seat-bot-field'},
+      names.map((name) => h('option', {value: name, title: bots[name]}, `Bot: ${name}`))));
+    level.value = S.info && names.includes(S.info.opponent) ? S.info.opponent : names[names.length - 1];
+    const about = h('p', {class: 'note'}, sentence(bots[level.value]));
+    level.onchange = () => { about.textContent = sentence(bots[level.value]); };
+    const putBot = async () => {
+      if (!(await hostCall(`${i}`, 'PUT', {bot: level.value}))) return;
+      forgetInvite(i);
+      closeDialog();
+    };
+    body.push(h('div', {class: 'seat-option'},
+      h('label', {for: 'seat-bot-field'}, 'Bot'), level,
+      h('button', {type: 'button', 'data-option': 'bot', onclick: putBot}, 'Put a bot here'), about));
+  }
+  const reopen = async () => {
+    /** @type {{invite: string} | null} */
+    const answer = await hostCall(`${i}`, 'PUT', {bot: null});
+    if (answer) showNewInvite(i, answer.invite);
+  };
+  body.push(h('div', {class: 'seat-option'},
+    h('button', {type: 'button', 'data-option': 'open', onclick: reopen}, 'Open for someone else'),
+    h('p', {class: 'note'}, seat.kind === 'player'
+      ? `${seatName(i)} is let go (and told so), and you get a new invitation link for this seat to send to someone else.`
+      : 'You get a new invitation link for this seat to send to whoever should take it.')));
+  openDialog('seat', `Seat options · ${seatTitle(i)}`, body,
+    [h('button', {type: 'button', class: 'primary', onclick: closeDialog}, 'Done')]);
+}
+
+/**
+ * A seat was opened for someone else: its new invitation, to copy and send.
+ * @param {number} i
+ * @param {string} invite
+ */
+function showNewInvite(i, invite) {
+  const record = store.tableRecord(S.tableId) || {};
+  store.updateTable(S.tableId, {invites: {...(record.invites || {}), [i]: invite}});
+  openDialog('seat', `Seat ${i + 1} is open for someone else`, [
+    h('p', {}, 'Send this link to whoever should take the seat. The seat\'s old link no longer works.'),
+    linkRow(`Seat ${i + 1}`, invite),
+  ], [h('button', {type: 'button', class: 'primary', onclick: closeDialog}, 'Done')]);
+}
+
+/**
+ * Two seats were swapped: so were their invitation links (a link opens its occupant's seat).
+ * @param {number} a
+ * @param {number} b
+ */
+function swapInvites(a, b) {
+  const record = store.tableRecord(S.tableId);
+  if (!record || !record.invites) return;
+  const invites = {...record.invites};
+  const [la, lb] = [invites[a], invites[b]];
+  delete invites[a];
+  delete invites[b];
+  if (lb) invites[a] = lb;
+  if (la) invites[b] = la;
+  store.updateTable(S.tableId, {invites});
+}
+
+/** @param {number} i */
+function forgetInvite(i) {
+  const record = store.tableRecord(S.tableId);
+  if (!record || !record.invites) return;
+  const invites = {...record.invites};
+  delete invites[i];
+  store.updateTable(S.tableId, {invites});
 }

@@ -7,7 +7,7 @@ import * as store from '../store.js';
 import {S, realtime} from './state.js';
 import {plateWide, seatInfo, seatName, seatPlace} from './seats.js';
 import {ctx} from './ctx.js';
-import {closeTable, showInvite, startNow} from './dialogs.js';
+import {closeTable, mayHost, showInvite, showSeatOptions, startNow} from './dialogs.js';
 
 /** @typedef {import('../games/contract.js').View<any>} View */
 
@@ -74,11 +74,23 @@ function seatPlate(i, view) {
     class: `seat${turn ? ' turn' : ''}${i === S.seat ? ' me' : ''}${plateWide(i) ? ' wide' : ''}`,
     style: seatPlace(i), dataset: {seat: i}, 'aria-label': label,
   },
-  h('div', {class: 'seat-name'}, seatName(i), i === S.seat ? h('span', {class: 'you'}, ' (you)') : null),
+  seatHead(i),
   count != null ? h('div', {class: 'seat-count'}, backsEl(count), plural(count, 'card')) : null,
   scores && S.game ? h('div', {class: 'seat-score'}, `${scores[i]} ${S.game.scoreShort(ctx)}`) : null,
   notes.length ? h('div', {class: 'seat-notes'}, notes) : null,
   S.game && view && player ? S.game.seatExtra(player, view, ctx) : null);
+}
+
+/**
+ * A plate's name; for the host, with the seat's options beside it.
+ * @param {number} i
+ */
+function seatHead(i) {
+  const name = h('div', {class: 'seat-name'}, seatName(i), i === S.seat ? h('span', {class: 'you'}, ' (you)') : null);
+  if (!mayHost()) return name;
+  return h('div', {class: 'seat-head'}, name,
+    h('button', {type: 'button', class: 'seat-menu', title: 'Seat options', 'aria-haspopup': 'dialog',
+      'aria-label': `Seat options: ${seatName(i)}`, dataset: {seatMenu: i}, onclick: () => showSeatOptions(i)}, '⋯'));
 }
 
 /** Before the match: how many seats are open, and the host's buttons. */

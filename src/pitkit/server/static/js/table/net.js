@@ -1,6 +1,6 @@
 // @ts-check
 // The conversation with the server (docs/protocol.md): the hello, the messages that
-// change the state (welcome, table, sync, update, ack, error), asking for the full
+// change the state (welcome, table, sync, update, ack, error, notice), asking for the full
 // view when the page falls out of step, and sending actions.
 //
 // The server is the only authority. The page shows `view(seat)` exactly as sent: it
@@ -13,6 +13,7 @@ import {loadGame} from './game.js';
 import {addEvent, resetLog} from './history.js';
 import {closeDialog, showOver, showSummary} from './dialogs.js';
 import {addSaid, setChat} from './chat.js';
+import {react} from './effects.js';
 
 /** @typedef {import('../games/contract.js').GameEvent} GameEvent */
 
@@ -49,8 +50,10 @@ export function onState(state, detail) {
   if (state === 'final') {
     const why = String(detail);
     if (S.token && /seat to someone else/.test(why)) {
-      // The host reopened or gave away our seat: watch instead of staying stuck.
-      watchInstead(`${why} You are now watching.`);
+      // The seat is not ours any more (the host gave it away, or it was opened on
+      // another device): say why, as the server said it, and watch instead of staying stuck.
+      watchInstead(`${sentence(S.letGo || why)} You are now watching.`);
+      S.letGo = null;
       link.socket?.start();
       return;
     }
@@ -61,7 +64,7 @@ export function onState(state, detail) {
 
 /** @param {string} message */
 function watchInstead(message) {
-  store.forgetSeat(S.tableId);
+  if (S.token) store.forgetSeat(S.tableId, S.token);
   S.token = null;
   history.replaceState(null, '', '#watch');
   toast(message);
@@ -71,6 +74,9 @@ function watchInstead(message) {
 export function onMessage(m) {
   switch (m.type) {
     case 'welcome':
+      // Another seat than before (the host moved us): nothing of the old seat's hand
+      // may stay on the page; the new seat's view follows.
+      if (S.seat != null && m.seat !== S.seat) forgetView();
       S.seat = m.seat;
       if (m.token) {
         // The seat is ours now: its own secret replaces the invitation, which opens
@@ -95,8 +101,10 @@ export function onMessage(m) {
       onUpdate(m);
       break;
     case 'timed_out':
+    case 'notice':
+      // The turn timer ran out, or the host changed a seat: a line in the history, and said.
       S.log.push({text: m.text, cls: 'note'});
-      toast(m.text, 'info');
+      toast(m.text, 'info', 6000);
       break;
     case 'said':
       addSaid(m);
@@ -114,6 +122,17 @@ export function onMessage(m) {
       break;
   }
   draw();
+}
+
+/** Drop the view and all that came with it (the hand, a selection, a move in flight). */
+function forgetView() {
+  S.view = null;
+  S.viewVersion = null;
+  S.legal = [];
+  S.handNames = [];
+  S.selection = [];
+  S.pending = null;
+  resetLog([]);
 }
 
 /** @param {import('../games/contract.js').TableInfo} table */
@@ -168,6 +187,7 @@ function onUpdate(m) {
     requestSync('gap');
     return;
   }
+  const wasMyTurn = S.seat != null && S.toAct.includes(S.seat);
   S.version = m.version;
   S.legal = m.legal;
   S.toAct = m.to_act;
@@ -189,6 +209,7 @@ function onUpdate(m) {
   } else if (S.viewVersion == null || m.version > S.viewVersion) {
     requestSync('refresh');
   }
+  react(m.events, wasMyTurn);
   for (const open of windows) open();
 }
 
@@ -221,6 +242,11 @@ function onError(m) {
   if (m.id === 'sync') {
     S.syncing = false;
     if (m.code !== 'no_match') setTimeout(() => requestSync(S.syncWhy || 'refresh'), 500);
+    return;
+  }
+  if (m.code === 'bad_token' && S.seat != null && m.id == null) {
+    // The server lets our seat go (the socket closes next): keep its words for then.
+    S.letGo = m.reason;
     return;
   }
   if (m.code === 'bad_token' && S.seat == null && S.token) {

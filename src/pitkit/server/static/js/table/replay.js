@@ -54,7 +54,7 @@ export async function startReplay(asked) {
   S.conn = 'replay';
   S.match = asked.match;
   S.overShown = asked.match; // the result is the replay's last step, not a window
-  for (const id of ['invite', 'rename']) {
+  for (const id of ['invite', 'rename', 'sound']) {
     const button = document.getElementById(id);
     if (button) button.hidden = true;
   }

@@ -72,7 +72,8 @@
  *
  * @property {import('./chat.js').Said[]} chat  the latest chat messages, oldest first
  *
- * @property {'summary' | 'over' | 'help' | 'invite' | 'name' | null} dialog  the window open
+ * @property {'summary' | 'over' | 'help' | 'invite' | 'name' | 'seat' | null} dialog  the window open
+ * @property {string | null} letGo  why the server let this page's seat go (its last words before closing)
  */
 
 /** @type {TableState} */
@@ -111,6 +112,7 @@ export const S = {
   lastSyncAt: 0,
   chat: [],
   dialog: null,
+  letGo: null,
 };
 
 /** The socket to the table (set once at start). @type {{socket: TableSocket | null}} */

@@ -1,0 +1,204 @@
+"""Three friends at one table, as issue 20 asks: each on their own browser, at a desk
+and on phones. The host creates a table in the lobby; the friends open their
+invitations and say their names; a stranger with a stolen link, and the host's own
+copy of a claimed seat's link, are turned away; they chat, one reloads, and they play a
+whole Pitty Pat match with a bot, then a hand of Pit with two bots."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.browser.conftest import ServerThread
+from tests.browser.helpers import click_simplest, close_summary, my_turn, screenshot, wait_state
+
+VIEWPORTS = {"desk": (1366, 900, False), "phone": (390, 844, True)}
+
+
+@dataclass
+class Friend:
+    """One person: their own browser and their page at the table."""
+
+    name: str
+    context: BrowserContext
+    page: Page
+
+
+@pytest.fixture
+def friends(browser: Browser, request: pytest.FixtureRequest) -> Iterator[list[Friend]]:
+    """Ann (who will host), Bea, Cyd: three browsers that have never seen pitkit."""
+    width, height, touch = VIEWPORTS[request.node.callspec.params["viewport"]]
+    people: list[Friend] = []
+    for name in ("Ann", "Bea", "Cyd"):
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch
+        )
+        context.set_default_timeout(15_000)
+        people.append(Friend(name, context, context.new_page()))
+    yield people
+    for friend in people:
+        friend.context.close()
+
+
+def host_a_table(
+    ann: Friend, server: ServerThread, game: str, seats: list[str], **rules: int
+) -> str:
+    """Ann creates a table in the lobby: herself, then `seats` ("open" or a bot's name),
+    with quick bots and the given rule options. The table's id."""
+    page = ann.page
+    page.goto(server.base + "/")
+    page.check(f"#game-{game}")
+    page.fill("#name", ann.name)
+    page.select_option("#players", str(len(seats) + 1))
+    for i, seat in enumerate(seats, start=1):
+        page.select_option(f"#seat-{i}", seat)
+    page.select_option("#speed", "0.25")
+    page.locator("#rules-box summary").click()
+    for name, value in rules.items():
+        page.fill(f"#rule-{name}", str(value))
+    page.click("#create-button")
+    page.wait_for_url("**/t/*")
+    return page.url.split("/t/")[1].split("#")[0]
+
+
+def invitations(ann: Friend) -> list[str]:
+    """The open seats' links, from the host's Invite window."""
+    page = ann.page
+    page.click("#invite")
+    dialog = page.locator("#dialog[open][data-kind=invite]")
+    links = [
+        dialog.get_by_label(f"Seat {n} link").input_value()
+        for n in range(2, 6)
+        if dialog.get_by_label(f"Seat {n} link").count()
+    ]
+    dialog.get_by_role("button", name="Done").click()
+    return links
+
+
+def join(friend: Friend, link: str) -> None:
+    """A friend opens their invitation: asked their name, they sit down."""
+    page = friend.page
+    page.goto(link)
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("What should the others call you?")
+    page.fill("#name-field", friend.name)
+    dialog.get_by_role("button", name="Sit down").click()
+    page.wait_for_selector("body[data-seat]:not([data-seat=''])")
+
+
+def open_chat(page: Page) -> None:
+    """Unfold the chat (folded on a phone)."""
+    if page.locator("#chat details:not([open])").count():
+        page.locator("#chat summary").click()
+
+
+def play_match(people: list[Friend], timeout: float = 150) -> None:
+    """Everyone plays by clicking their simplest legal move until the match is over."""
+    deadline = time.monotonic() + timeout
+    while not all(f.page.locator("body[data-state=over]").count() for f in people):
+        assert time.monotonic() < deadline, "the match did not end in time"
+        for friend in people:
+            if close_summary(friend.page):
+                continue
+            if my_turn(friend.page):
+                click_simplest(friend.page)
+        people[0].page.wait_for_timeout(40)
+
+
+def hands_done(page: Page) -> int:
+    """How many hands of the match this page knows to be scored."""
+    return int(
+        page.evaluate(
+            "(() => { const v = window.pitkit.state.view;"
+            " return v && v.match ? v.match.results.length : 0; })()"
+        )
+    )
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_three_friends_and_bots_play_together(
+    friends: list[Friend], browser: Browser, server: ServerThread, viewport: str
+) -> None:
+    ann, bea, cyd = friends
+
+    # -- Pitty Pat: Ann hosts; Bea and Cyd come by invitation; a bot takes seat 4.
+    table_id = host_a_table(ann, server, "pitty-pat", ["open", "open", "sensible"], target=2)
+    wait_state(ann.page, "waiting")
+    bea_link, cyd_link = invitations(ann)
+    join(bea, bea_link)
+    join(cyd, cyd_link)
+    for friend in friends:
+        wait_state(friend.page, "playing")
+    seats = server.http.get(f"/api/tables/{table_id}").json()["seats"]
+    assert [s["name"] for s in seats[:3]] == ["Ann", "Bea", "Cyd"]
+    for friend in friends:
+        for other in ("Ann", "Bea", "Cyd"):
+            expect(friend.page.locator("#felt")).to_contain_text(other)
+
+    # A stranger who got hold of Bea's link only watches: the seat is Bea's.
+    stranger = browser.new_context()
+    try:
+        page = stranger.new_page()
+        page.goto(bea_link)  # every seat is taken: no name is asked
+        expect(page.locator("body")).to_contain_text("seat is taken: Bea has it")
+        expect(page.locator("body")).to_have_attribute("data-seat", "")
+        assert page.locator("#hand .card").count() == 0
+    finally:
+        stranger.close()
+
+    # Nor does the host's own copy of the link open Bea's seat, and Ann keeps hers.
+    copy = ann.context.new_page()
+    copy.goto(bea_link)
+    expect(copy.locator("body")).to_contain_text("Bea has it")
+    expect(copy.locator("body")).to_have_attribute("data-seat", "")
+    copy.close()
+    ann.page.reload()
+    ann.page.wait_for_selector("body[data-seat='0']")
+
+    # They chat.
+    open_chat(bea.page)
+    bea.page.fill("#chat-text", "Good luck, all!")
+    bea.page.press("#chat-text", "Enter")
+    for friend in (ann, cyd):
+        open_chat(friend.page)
+        expect(friend.page.locator("#chat-log")).to_contain_text("Bea: Good luck, all!")
+
+    # Cyd reloads in the middle of the match and is back in her seat.
+    cyd.page.reload()
+    cyd.page.wait_for_selector("body[data-seat='2'][data-state=playing]")
+    screenshot(ann.page, f"friends-pitty-pat-{viewport}", full_page=False)
+
+    play_match(friends)
+    for friend in friends:
+        dialog = friend.page.locator("#dialog[open][data-kind=over]")
+        expect(dialog).to_be_visible()
+        expect(dialog.locator(".final-scores tbody tr")).to_have_count(4)
+    final = server.final_scores(table_id)
+    assert max(final) == 2  # the target: the first to win two hands
+
+    # -- Pit: the same friends, two bots, one hand.
+    for friend in friends:
+        friend.page.goto("about:blank")
+    table_id = host_a_table(
+        ann, server, "pit", ["open", "open", "sensible", "sensible"], sorting_seconds=3
+    )
+    bea_link, cyd_link = invitations(ann)
+    for friend, link in ((bea, bea_link), (cyd, cyd_link)):
+        friend.page.goto(link)  # they are known now: no name asked
+        friend.page.wait_for_selector("body[data-seat]:not([data-seat=''])")
+    for friend in friends:
+        wait_state(friend.page, "playing")
+    deadline = time.monotonic() + 90
+    while not hands_done(ann.page):
+        assert time.monotonic() < deadline, "no Pit hand ended in time"
+        for friend in friends:
+            if not close_summary(friend.page) and my_turn(friend.page):
+                click_simplest(friend.page)
+        ann.page.wait_for_timeout(60)
+    screenshot(ann.page, f"friends-pit-{viewport}", full_page=False)
+    for friend in friends:
+        friend.page.wait_for_function("() => window.pitkit.state.view.match.results.length > 0")
