@@ -1,7 +1,8 @@
 """The table fits the screen (issue 20): for each game, at desktop sizes, on two
-tablets and on two phones, a seat at a live table with bots sees the table, its own hand and its moves
-without scrolling; seat plates overlap nothing; nothing is cut off at the edges; on a
-touch screen the buttons are big enough for a finger and no keyboard hints show.
+tablets and on two phones, a seat at a live table with bots sees the table, its own
+hand and its moves without scrolling; seat plates overlap nothing; nothing is cut off
+at the edges; on a touch screen the buttons are big enough for a finger and no
+keyboard hints show.
 
 Checked by the elements' boxes, not by eye. With PITKIT_SCREENSHOTS set, the
 pictures of Pit, Pitch and Pits at four sizes go to layout-<game>-<w>x<h>.png."""
