@@ -2,7 +2,8 @@
 and on phones. The host creates a table in the lobby; the friends open their
 invitations and say their names; a stranger with a stolen link, and the host's own
 copy of a claimed seat's link, are turned away; they chat, one reloads, and they play a
-whole Pitty Pat match with a bot, then a hand of Pit with two bots."""
+whole Pitty Pat match with a bot (the most Pitty Pat seats: four), which one of them
+replays; then a hand of Pit with two bots."""
 
 from __future__ import annotations
 
@@ -179,6 +180,29 @@ def test_three_friends_and_bots_play_together(
         expect(dialog.locator(".final-scores tbody tr")).to_have_count(4)
     final = server.final_scores(table_id)
     assert max(final) == 2  # the target: the first to win two hands
+
+    # Bea replays the match step by step, as she saw it, then seeing every hand.
+    page = bea.page
+    page.locator("#dialog[open][data-kind=over]").get_by_role(
+        "link", name="Watch the replay"
+    ).click()
+    bar = page.locator("#replay")
+    page.wait_for_selector("body[data-conn=replay] #replay:not([hidden]) .replay-words")
+    expect(page.locator("#subtitle")).to_contain_text("as Bea saw it")
+    steps = server.http.get(f"/api/tables/{table_id}/matches/1/replay", params={"seat": 1}).json()[
+        "steps"
+    ]
+    for n in (1, 2, 3):
+        bar.get_by_role("button", name="Forward").click()
+        expect(bar.locator(".replay-count")).to_have_text(f"{n} of {len(steps) - 1}")
+    cards = sorted(steps[3]["view"]["hand"])
+    shown = page.locator("#hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert sorted(shown) == cards  # Bea's own cards at that step, and only hers
+    expect(page.locator(".replay-hands")).to_have_count(0)
+    bar.get_by_label("Watch as").select_option("all")
+    expect(page.locator("#subtitle")).to_contain_text("every hand shown")
+    expect(page.locator(".replay-hands li")).to_have_count(4)
+    screenshot(page, f"friends-replay-{viewport}", full_page=False)
 
     # -- Pit: the same friends, two bots, one hand.
     for friend in friends:

@@ -4,10 +4,23 @@ replayed in the page step by step, as one seat or all-seeing."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import ServerThread, known_player
 from tests.browser.helpers import play_until_over, screenshot, wait_state
+
+_SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def suited(text: str) -> str:
+    """Words as the page shows them: card codes with suit signs ("10H" as "10♥")."""
+    return re.sub(
+        r"\b([2-9TJQKA])([CDHS])\b",
+        lambda m: ("10" if m[1] == "T" else m[1]) + _SIGNS[m[2]],
+        text,
+    )
 
 
 def test_a_reload_keeps_the_sheet_and_history_and_the_match_replays(
@@ -48,7 +61,7 @@ def test_a_reload_keeps_the_sheet_and_history_and_the_match_replays(
     # Step forward: the step's words, the count, the history grows.
     bar.get_by_role("button", name="Forward").click()
     words = [e["text"] for e in steps[1]["events"] if e["text"]]
-    expect(bar.locator(".replay-words")).to_have_text(" ".join(words))
+    expect(bar.locator(".replay-words")).to_have_text(suited(" ".join(words)))
     expect(bar.locator(".replay-count")).to_have_text(f"1 of {len(steps) - 1}")
     bar.get_by_role("button", name="Back").click()
     expect(bar.locator(".replay-count")).to_have_text(f"0 of {len(steps) - 1}")

@@ -65,7 +65,8 @@ export function drawMine() {
 
   // The line above the hand: whose turn, and what to do.
   let text;
-  if (S.over) text = overText();
+  if (S.replay) text = S.over ? overText() : `In the replay: ${waitingFor()}`;
+  else if (S.over) text = overText();
   else if (spectator) text = `You are watching. ${waitingFor()}`;
   else if (S.legal.length && ready) text = game.hint(view, ctx, actions) || 'Your turn.';
   else if (S.legal.length) text = 'Sending…';

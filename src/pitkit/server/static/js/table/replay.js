@@ -5,7 +5,7 @@
 // it or all-seeing; the page draws each step with the table's own drawing, read-only
 // (no socket: nothing can be played), and steps back and forth, plays and pauses.
 import {api, errorText, h, morph} from '../dom.js';
-import {cardEl} from '../cards.js';
+import {cardEl, withSuits} from '../cards.js';
 import {S, draw} from './state.js';
 import {loadGame} from './game.js';
 import {seatName} from './seats.js';
@@ -201,7 +201,7 @@ export function drawReplay() {
         S.table.seats.map((s) => h('option', {value: String(s.seat), selected: seat === s.seat}, seatName(s.seat))),
         h('option', {value: 'all', selected: seat == null}, 'everyone (all cards)')))),
     h('p', {class: 'replay-words', 'aria-live': 'polite'},
-      R.at === 0 ? 'The deal.' : words.length ? words.join(' ') : '(nothing to see from this seat)'),
+      R.at === 0 ? 'The deal.' : words.length ? withSuits(words.join(' ')) : '(nothing to see from this seat)'),
     hands ? h('ul', {class: 'replay-hands', 'aria-label': 'Every hand'}, hands.map((cards, i) =>
       h('li', {dataset: {seat: i}}, h('strong', {}, seatName(i)),
         h('span', {class: 'cards-row'}, cards.length ? cards.map((c) => cardEl(c, {size: 'sm'})) : h('small', {}, 'no cards'))))) : null));
