@@ -121,6 +121,11 @@ class Table:
         """When the current hand was dealt."""
         return self.timings[-1].dealt
 
+    def begin(self) -> None:
+        """The current hand starts now, later than it was dealt (a server table
+        waits for its players between hands): its sorting period counts from now."""
+        self.timings[-1].dealt = self.clock()
+
     def sorting_left(self) -> float:
         """Seconds left in the current hand's sorting period."""
         return max(0.0, self.dealt_at + self.sorting - self.clock())

@@ -666,5 +666,9 @@ async def _handle(conn: Conn, table: Table, message: ClientMessage, received: fl
         if conn.seat is None:
             raise ProtocolError("spectator", "spectators cannot ask for a rematch")
         await table.rematch(conn.seat)
+    elif message.type == "ready":
+        if conn.seat is None:
+            raise ProtocolError("spectator", "spectators wait for the players")
+        await table.ready(conn)
     elif message.type == "ping":
         conn.send({"type": "pong", "id": message.id})
