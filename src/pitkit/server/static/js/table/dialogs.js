@@ -1,12 +1,13 @@
 // @ts-check
 // The table's windows: the end of a hand, the end of the match, help, invitations;
 // and the two small requests made from them (rename, start now).
-import {api, capital, copyText, errorText, h, ordinal, sentence, toast} from '../dom.js';
+import {api, capital, copyText, errorText, h, morph, ordinal, sentence, tap, toast} from '../dom.js';
 import * as store from '../store.js';
 import {S} from './state.js';
 import {seatName} from './seats.js';
 import {ctx} from './ctx.js';
-import {askRematch} from './net.js';
+import {askRematch, sayReady} from './net.js';
+import {awaitingMe, pauseLines} from './pace.js';
 
 /** @typedef {import('../dom.js').Child} Child */
 /** @typedef {import('../games/contract.js').GameEvent} GameEvent */
@@ -94,9 +95,26 @@ export function showSummary(hand, events, previous, scores) {
   } catch (error) {
     console.warn(error);
   }
-  body.push(h('h3', {}, 'Score sheet'), totalsTable(scores, previous));
-  openDialog('summary', `Hand ${hand} is over`, body,
-    [h('button', {class: 'primary', type: 'button', onclick: closeDialog}, 'Continue ', h('kbd', {}, 'Enter'))]);
+  body.push(h('h3', {}, 'Score sheet'), totalsTable(scores, previous), h('div', {class: 'next-hand-box'}, pauseLines()));
+  openDialog('summary', `Hand ${hand} is over`, body, summaryButtons());
+}
+
+/** The end-of-hand window's button: "Ready" while the next hand waits for this player. */
+function summaryButtons() {
+  if (awaitingMe()) {
+    return [h('button', {class: 'primary', type: 'button', onclick: sayReady}, 'Ready for the next hand ', h('kbd', {}, 'Enter'))];
+  }
+  return [h('button', {class: 'primary', type: 'button', onclick: closeDialog}, 'Continue ', h('kbd', {}, 'Enter'))];
+}
+
+/** Keep the end-of-hand window's pause up to date: the countdown, who is ready, its button. */
+export function drawSummaryPace() {
+  if (S.dialog !== 'summary') return;
+  const dialog = dialogEl();
+  const box = dialog.querySelector('.next-hand-box');
+  const buttons = dialog.querySelector('.dialog-buttons');
+  if (box) morph(box, h('div', {}, pauseLines()));
+  if (buttons) morph(buttons, h('div', {}, summaryButtons()));
 }
 
 /**
@@ -139,7 +157,7 @@ export function showOver(end) {
 
 export function showHelp() {
   const keys = [
-    ['Click or Space', 'pick a card; highlighted cards make a legal play'],
+    [`${capital(tap())} or Space`, 'pick a card; highlighted cards make a legal play'],
     ['← →', 'move between your cards'],
     ['Enter', 'make the highlighted play (the first gold button)'],
     ['Esc', 'clear your selection, close a window'],

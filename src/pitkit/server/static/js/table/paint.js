@@ -11,6 +11,7 @@ import {drawMine} from './controls.js';
 import {drawScores} from './scores.js';
 import {drawLog} from './history.js';
 import {drawChat} from './chat.js';
+import {drawSummaryPace} from './dialogs.js';
 
 /** Draw the whole page from `S` (the painter of state.js's `draw`). */
 export function paint() {
@@ -33,6 +34,7 @@ export function paint() {
   drawScores();
   drawLog();
   drawChat();
+  drawSummaryPace();
   // A page that arrived after the match ended shows its result once the game is loaded.
   if (S.over && S.overShown !== S.match && !S.dialog) overFromView();
 }
