@@ -198,7 +198,8 @@ class Table:
         """Why the table refuses `move` before the game sees it, if it does:
         the dealer may not open the pit during the sorting period (T3)."""
         if move.kind == "open" and self.sorting_left() > 0:
-            return f"the sorting period has {math.ceil(self.sorting_left())} s left (T3)"
+            left = math.ceil(self.sorting_left())
+            return f"the sorting period has {left} s left: ring the bell when it is over (T3)"
         return None
 
     def record(self, events: Sequence[Event], now: float | None = None) -> None:

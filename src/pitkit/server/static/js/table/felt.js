@@ -46,7 +46,7 @@ export function drawFelt() {
  * @param {number} i
  */
 export function toPlay(i) {
-  return S.toAct.includes(i) && !(realtime() && S.toAct.length > 1) && !S.over;
+  return S.toAct.includes(i) && !(realtime() && S.toAct.length > 1) && !S.over && !S.pause;
 }
 
 /**

@@ -56,6 +56,11 @@ function drawHeader() {
   if (S.table.spectators) parts.push(plural(S.table.spectators, 'spectator'));
   sub.textContent = parts.join(' · ');
   rename.hidden = S.seat == null;
+  const rules = document.getElementById('rules-link');
+  if (rules instanceof HTMLAnchorElement) {
+    rules.href = `/rules/${encodeURIComponent(S.table.game)}`;
+    rules.hidden = false;
+  }
 }
 
 /** @type {Record<string, string>} */
