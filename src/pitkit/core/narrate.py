@@ -17,7 +17,10 @@ __all__ = ["Narrator", "base_verb", "plain", "plural"]
 _ES = re.compile(r"(ss|sh|ch|x|o)es$")
 # A reference to a ruling ("T3", "C4-C5"), to a topic of the Pitch seed ("topic 35"),
 # or to a rule option by its name in the code ("option bull_and_bear").
-_CODE = r"(?:[TPACR]\d+(?:[-/][TPACR]?\d+)?|topics? \d+(?:(?:-| and )\d+)?|option [a-z]+(?:_[a-z]+)*)"
+_CODE = (
+    r"(?:[TPACR]\d+(?:[-/][TPACR]?\d+)?|topics? \d+(?:(?:-| and )\d+)?"
+    r"|option [a-z]+(?:_[a-z]+)*)"
+)
 _CODES = rf"{_CODE}(?:\s*[,;/]\s*{_CODE})*"
 _ONLY_CODES = re.compile(rf"\s*\(\s*{_CODES}\s*\)")
 _TRAILING_CODES = re.compile(rf"\s*[,;:]\s*{_CODES}(?=\s*\))")
