@@ -1,6 +1,7 @@
 """Play at a person's pace, through the page: Pit's sorting period counts down on the
 felt, and between hands the end-of-hand window waits for the player (its Ready button)
-or for its countdown, while the bots wait too."""
+or for its countdown, while the bots wait too. And the words for players: each game's
+rules page, linked from the table and from the lobby's options."""
 
 from __future__ import annotations
 
@@ -122,3 +123,29 @@ def test_the_countdown_starts_the_next_hand(page: Page, server: ServerThread) ->
     expect(pause).to_have_count(0, timeout=6000)
     expect(page.locator("#subtitle")).to_contain_text("hand 2")
     assert table(server, table_id)["status"] == "playing"
+
+
+def test_rules_pages(page: Page, server: ServerThread) -> None:
+    _, link = server.create("pitty-pat", [None, "sensible"], rules={"hands": 1})
+    page.goto(link)
+    wait_state(page, "playing")
+    rules = page.locator("#rules-link")
+    expect(rules).to_have_attribute("href", "/rules/pitty-pat")
+    page.goto(server.base + "/rules/pitty-pat")
+    expect(page.locator("#title")).to_have_text("Pitty Pat: the rules")
+    expect(page.locator("#how p").first).to_be_visible()
+    options = page.locator("#options")
+    expect(options.locator("#option-turn_limit")).to_have_text("turn limit")
+    text = options.inner_text()
+    assert "Default: 1000." in text
+    # Words for players: no ruling codes, no option names as the code spells them.
+    assert not re.search(r"\([A-Z]\d+\)|_", page.locator("main").inner_text()), text
+    # The lobby's options each link to their place on their game's rules page.
+    page.goto(server.base + "/")
+    page.check("#game-pit")
+    page.click("#rules-box summary")
+    more = page.locator("#rule-sorting_seconds-doc a")
+    expect(more).to_have_attribute("href", "/rules/pit#option-sorting_seconds")
+    page.goto(server.base + "/rules/pit#option-sorting_seconds")
+    expect(page.locator("#option-sorting_seconds")).to_have_class("highlight")
+    assert server.http.get("/rules/no-such-game").status_code == 404

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 __all__ = ["Narrator", "base_verb", "plain", "plural"]
 
 _ES = re.compile(r"(ss|sh|ch|x|o)es$")
-# A reference to a ruling ("T3", "C4-C5"), to a topic of the Pitch seed ("topic 35"),
-# or to a rule option by its name in the code ("option bull_and_bear").
+# A reference to a ruling ("T3", "C4-C5", "Y4": the letters of shared/RULINGS.md), to
+# a topic of the Pitch seed ("topic 35"), or to a rule option by its name in the code
+# ("option bull_and_bear").
 _CODE = (
-    r"(?:[TPACR]\d+(?:[-/][TPACR]?\d+)?|topics? \d+(?:(?:-| and )\d+)?"
+    r"(?:[TPACRYO]\d+(?:[-/][TPACRYO]?\d+)?|topics? \d+(?:(?:-| and )\d+)?"
     r"|option [a-z]+(?:_[a-z]+)*)"
 )
 _CODES = rf"{_CODE}(?:\s*[,;/]\s*{_CODE})*"
@@ -43,6 +44,8 @@ def plain(text: str) -> str:
     'a misplay costs the bid'
     >>> plain("no Bull here (option bull_and_bear, T2)")
     'no Bull here'
+    >>> plain("a hand longer than this many turns is a draw (Y4)")
+    'a hand longer than this many turns is a draw'
     >>> plain("a turn limit (option, default 1,000 turns)")
     'a turn limit (option, default 1,000 turns)'
     """

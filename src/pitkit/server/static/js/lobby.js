@@ -114,7 +114,7 @@ function drawRules() {
     input.dataset.default = JSON.stringify(o.default);
     return h('div', {class: 'option'},
       h('label', {for: id}, o.name.replaceAll('_', ' ')), input,
-      h('span', {class: 'doc', id: `${id}-doc`}, o.doc, ' ',
+      h('span', {class: 'doc', id: `${id}-doc`}, `${o.doc}. `,
         h('a', {href: `${rulesPage}#option-${o.name}`, target: '_blank', rel: 'noopener'}, 'More in the rules')));
   }));
   for (const input of box.querySelectorAll('[data-rule]')) input.setAttribute('aria-describedby', `${input.id}-doc`);
