@@ -171,6 +171,8 @@ def test_the_next_hand_waits_for_every_person(tmp_path: Path, database: str) -> 
             await ann.close()
             ann = people[0] = TableClient(server.base, tid, ann.token)  # its own secret now
             await ann.connect(name="Ann")
+            welcome = await ann.recv_type("welcome")
+            assert welcome["next_hand"]["ready"] == [0]
             back = await ann.recv_type("sync")
             assert back["next_hand"]["ready"] == [0] and back["next_hand"]["waiting"] == [1, 2]
             assert server.table(tid)["version"] == version

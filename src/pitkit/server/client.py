@@ -77,6 +77,7 @@ class TableClient:
         kind = message.get("type")
         if kind == "welcome":
             self.seat, self.table = message["seat"], message["table"]
+            self.next_hand = message.get("next_hand")
             # A claimed seat's own secret replaces the invitation, which opens nothing now.
             self.token = message.get("token", self.token)
         elif kind == "table":
@@ -91,6 +92,8 @@ class TableClient:
             self.next_hand = message.get("next_hand")
         elif kind == "next_hand" and message["match"] == self.match:
             self.next_hand = message["next_hand"]
+        elif kind == "error" and message.get("code") == "no_pause":
+            self.next_hand = None  # the hand started as this client said ready
         elif kind == "update":
             if message["match"] != self.match or message["from"] != self.version:
                 if not self.syncing:  # a gap: ask for the whole view, once
@@ -139,7 +142,8 @@ class RandomPlayer:
         self.latencies: list[float] = []
         self.errors: list[dict[str, Any]] = []
         self._sent: str | None = None
-        self._ready = False
+        self._ready: tuple[int | None, int | None] | None = None
+        """The (match, version) of the pause this player said ready in."""
         self._wake: asyncio.TimerHandle | None = None
 
     async def run(self, until: float, matches: int = 1) -> None:
@@ -159,7 +163,7 @@ class RandomPlayer:
                 self.errors.append(message)
                 self.pending = None
                 await self._maybe_act()
-            elif kind in ("sync", "update", "next_hand"):
+            elif kind in ("welcome", "sync", "update", "next_hand"):
                 if self.client.over and (self.client.match or 0) >= matches:
                     return
                 await self._maybe_act()
@@ -168,11 +172,11 @@ class RandomPlayer:
         client = self.client
         pause = client.next_hand
         if pause is not None:  # between hands: say ready, once, and wait for the deal
-            if client.seat in pause["waiting"] and not self._ready:
-                self._ready = True
+            here = (client.match, client.version)
+            if client.seat in pause["waiting"] and self._ready != here:
+                self._ready = here
                 await client.send({"type": "ready"})
             return
-        self._ready = False
         if self.pending is not None or not client.legal or client.over or client.syncing:
             return
         if self.think:

@@ -473,6 +473,9 @@ class Table:
                 "table": self.info(),
                 "seat": conn.seat,
                 "name": seat.name if seat is not None else None,
+                # A client that resumes with nothing missed gets no sync: the pause
+                # between hands, or that none is on, comes here.
+                "next_hand": self._next_hand(),
             }
             if secret is not None:
                 welcome["token"] = secret  # the seat's own secret from now on

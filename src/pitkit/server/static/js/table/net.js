@@ -81,6 +81,7 @@ export function onMessage(m) {
       }
       setTable(m.table);
       setChat(m.chat);
+      setPause(m.next_hand, Date.now());
       // Back after a drop: the server sends the missed events, if any; the view may
       // still lag behind the events we had, so ask for it.
       if (S.view && S.viewVersion !== S.version) requestSync('gap');
@@ -228,7 +229,16 @@ function startClocks(m) {
   const ends = (left) => (left == null ? null : at + left * 1000);
   S.turnEnds = ends(m.turn_left);
   S.sortingEnds = ends(m.sorting_left);
-  const pause = m.next_hand;
+  setPause(m.next_hand, at);
+}
+
+/**
+ * The pause between hands as the server says it is (null: none); its end closes the
+ * end-of-hand window.
+ * @param {{left: number, ready: number[], waiting: number[]} | null | undefined} pause
+ * @param {number} at  when the message came (Date.now() ms)
+ */
+function setPause(pause, at) {
   const was = S.pause;
   S.pause = pause ? {ends: at + pause.left * 1000, ready: pause.ready, waiting: pause.waiting} : null;
   if (was && !S.pause && S.dialog === 'summary') closeDialog();
@@ -266,7 +276,10 @@ function onError(m) {
     }
     return;
   }
-  if (m.code === 'no_pause') return; // ready just as the hand started: nothing to say
+  if (m.code === 'no_pause') { // ready just as the hand started: nothing to say
+    setPause(null, Date.now());
+    return;
+  }
   if (S.pending && S.pending.id === m.id) S.pending = null;
   if (['stale', 'bad_version'].includes(m.code)) requestSync('gap');
   // A refusal may name cards by their codes ("you do not hold KH"): show them as cards.
