@@ -131,6 +131,10 @@ def test_rules_pages(page: Page, server: ServerThread) -> None:
     wait_state(page, "playing")
     rules = page.locator("#rules-link")
     expect(rules).to_have_attribute("href", "/rules/pitty-pat")
+    page.click("#help")  # on a phone the top bar has no room: "How to play" links there too
+    more = page.locator("#dialog a.rules-more")
+    expect(more).to_have_attribute("href", "/rules/pitty-pat")
+    expect(more).to_have_text("The rules of Pitty Pat, and every option")
     page.goto(server.base + "/rules/pitty-pat")
     expect(page.locator("#title")).to_have_text("Pitty Pat: the rules")
     expect(page.locator("#how p").first).to_be_visible()

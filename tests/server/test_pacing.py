@@ -119,6 +119,40 @@ def test_a_trade_during_sorting_costs_20_and_trades_nothing(server: ServerThread
     run(main())
 
 
+def test_pit_sorting_starts_with_the_hand(server: ServerThread) -> None:
+    """Between Pit's hands, the next hand's sorting period waits for the pause to end."""
+    created = server.create(
+        game="pit",
+        players=3,
+        seats=[None, "sensible", "sensible"],
+        # A hand stalls at its first market action without a trade (T7): hands are short.
+        rules={"sorting_seconds": SORTING, "idle_limit": 1, "hand_limit": 3},
+        settings={"bot_delay": 0.05, "next_hand_seconds": 30},
+    )
+    tid, token = created["table"]["id"], created["seats"][0]["token"]
+
+    async def main() -> None:
+        ann = TableClient(server.base, tid, token)
+        await ann.connect(name="Ann")
+        sync = await ann.recv_type("sync")
+        if sync["view"]["dealer"] == 0:
+            await asyncio.sleep(SORTING + 0.1)
+            await ann.send({"type": "act", "action": "open", "version": ann.version})
+        while True:
+            message = await ann.recv(SORTING + 10)
+            if message["type"] == "update" and message["next_hand"] is not None:
+                break
+        assert message["sorting_left"] is None  # the next hand is dealt, not started
+        await asyncio.sleep(1)
+        await ann.send({"type": "ready"})
+        started = await ann.recv_type("next_hand")
+        assert started["next_hand"] is None
+        assert SORTING - 0.3 < started["sorting_left"] <= SORTING  # counted from now
+        await ann.close()
+
+    run(main())
+
+
 def paced(tmp_path: Path, database: str) -> ServerThread:
     """A server whose turn timer may be short, for the tests of the turn timer's start."""
     return ServerThread(

@@ -813,10 +813,9 @@ class Table:
                 raise ProtocolError("bad_action", str(exc)) from None
             if self._pause is not None:
                 raise ProtocolError("between_hands")
-            # In real time the game decides (Pit penalizes a trade attempt before the
-            # opening from any seat, T3); else only the seats to act may act.
-            early = self.game.realtime and match.allows(seat, move)
-            if seat not in match.to_act and not early:
+            # Only the seats to act may act; in real time the game has the last word
+            # (Pit takes, and penalizes, a trade attempt before the opening, T3).
+            if seat not in match.to_act and not (self.game.realtime and match.allows(seat, move)):
                 reason = f"seat {seat} may not act now"
                 if version < current:
                     raise ProtocolError("lost_race", f"{self._since(version, seat)}; {reason}")
@@ -1216,7 +1215,8 @@ class Table:
                     await self.act(index, action, version, by_bot=True)
                     failures = 0
                 except ProtocolError as exc:
-                    if exc.code not in ("stale", "lost_race", "not_your_turn", "game_over"):
+                    expected = ("stale", "lost_race", "not_your_turn", "game_over", "between_hands")
+                    if exc.code not in expected:
                         failures += 1
                         log.warning("table %s: bot at seat %d: %s", self.id, index, exc.reason)
                         if failures >= 3:

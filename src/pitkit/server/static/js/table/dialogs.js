@@ -167,6 +167,8 @@ export function showHelp() {
   const title = S.info ? S.info.title : S.table ? S.table.title : '';
   const body = [
     ...(S.game ? S.game.help.map((p) => h('p', {}, p)) : []),
+    S.table ? h('p', {}, h('a', {class: 'rules-more', href: `/rules/${encodeURIComponent(S.table.game)}`, target: '_blank', rel: 'noopener'},
+      `The rules of ${title || 'this game'}, and every option`)) : null,
     h('h3', {class: 'keyboard-only'}, 'Keyboard'),
     h('dl', {class: 'keys keyboard-only'}, keys.map(([k, what]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, what)])),
   ];
