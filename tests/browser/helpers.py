@@ -33,12 +33,13 @@ def my_turn(page: Page) -> bool:
 
 def close_summary(page: Page) -> bool:
     """Close an end-of-hand summary, if one is open: its main button says this player
-    is ready for the next hand (the window closes when that hand starts, which may
-    be before the click lands)."""
+    is ready for the next hand, and the window closes when that hand starts (which
+    may be before the click lands; with other people to wait for, later)."""
     dialog = page.locator("#dialog[open][data-kind=summary]")
     if dialog.count():
         with contextlib.suppress(PlaywrightError):
             dialog.locator(".dialog-buttons .primary").click(timeout=2000)
+            dialog.wait_for(state="detached", timeout=5000)
         return True
     return False
 

@@ -52,8 +52,12 @@ def test_pit_sorting_countdown(page: Page, server: ServerThread) -> None:
     # The page offers no trade while sorting (the server would charge 20 for one).
     expect(page.locator("#actions button.act:enabled")).to_have_count(0)
     screenshot(page, "pit-sorting")
-    page.wait_for_timeout(1500)
-    assert seconds(clock.inner_text()) < first
+    page.wait_for_function(
+        "first => Number(document.querySelector('#felt .sorting-clock')"
+        ".textContent.match(/\\d+/)[0]) < first",
+        arg=first,
+        timeout=5000,
+    )
     # The dealer rings the bell once the countdown is over (this seat, or a bot): gone.
     if bell.count():
         expect(bell).to_be_enabled(timeout=8000)
@@ -95,14 +99,23 @@ def test_hand_over_waits_for_ready(page: Page, server: ServerThread) -> None:
     # The countdown runs, and nobody moves meanwhile: the bot waits for the player.
     version = table(server, table_id)["version"]
     first = seconds(dialog.locator(".next-hand-clock").inner_text())
-    page.wait_for_timeout(1300)
-    assert seconds(dialog.locator(".next-hand-clock").inner_text()) < first
+    page.wait_for_function(
+        "first => Number(document.querySelector('#dialog .next-hand-clock')"
+        ".textContent.match(/\\d+/)[0]) < first",
+        arg=first,
+        timeout=5000,
+    )
+    page.wait_for_timeout(500)
     assert table(server, table_id)["version"] == version
     # Ready: the only person here, so the next hand starts, and the window goes.
     ready.click()
     expect(page.locator("#dialog")).not_to_be_visible()
     expect(page.locator("#subtitle")).to_contain_text("hand 2")
-    page.wait_for_function(f"() => Number(document.body.dataset.version) > {version}")
+    # The hand is on: the bot plays, or it is this player's turn (the page lets them act).
+    page.wait_for_function(
+        "v => Number(document.body.dataset.version) > v || document.body.dataset.turn === 'me'",
+        arg=version,
+    )
 
 
 def test_the_countdown_starts_the_next_hand(page: Page, server: ServerThread) -> None:
