@@ -68,15 +68,16 @@ class ServerThread(ServingThread):
         seats: list[str | None],
         rules: dict[str, Any] | None = None,
         bot_delay: float = 0.0,
+        settings: dict[str, Any] | None = None,
     ) -> tuple[str, str]:
         """A table (`seats`: a bot's name, or None for an open seat): (id, seat 0's link,
-        or "" when a bot sits there)."""
+        or "" when a bot sits there). `settings`: more of the table's settings."""
         body = {
             "game": game,
             "players": len(seats),
             "seats": seats,
             "rules": rules or {},
-            "settings": {"bot_delay": bot_delay},
+            "settings": {"bot_delay": bot_delay, **(settings or {})},
         }
         response = self.http.post("/api/tables", json=body)
         assert response.status_code == 201, response.text

@@ -3,6 +3,7 @@ the first offered action, and nothing the page does not offer."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -31,10 +32,14 @@ def my_turn(page: Page) -> bool:
 
 
 def close_summary(page: Page) -> bool:
-    """Close an end-of-hand summary, if one is open."""
+    """Close an end-of-hand summary, if one is open: its main button says this player
+    is ready for the next hand, and the window closes when that hand starts (which
+    may be before the click lands; with other people to wait for, later)."""
     dialog = page.locator("#dialog[open][data-kind=summary]")
     if dialog.count():
-        dialog.locator(".dialog-buttons .primary").click()
+        with contextlib.suppress(PlaywrightError):
+            dialog.locator(".dialog-buttons .primary").click(timeout=2000)
+            dialog.wait_for(state="detached", timeout=5000)
         return True
     return False
 

@@ -59,7 +59,9 @@ def test_lobby_create_and_play_pitty_pat(page: Page, server: ServerThread) -> No
             return
         p.locator("#hand .card:not(.playable)").first.click()
         toast = p.locator(".toast.error").last
-        expect(toast).to_contain_text("does not match the top card")
+        # Cards in the server's words are shown as cards: "7♥", never "7H".
+        card = r"(?:10|[2-9JQKA])[♠♥♦♣]"
+        expect(toast).to_contain_text(re.compile(rf"{card} does not match the top card {card}"))
         refused.append(toast.inner_text())
 
     play_until_over(page, shot=("pitty-pat", 1), on_turn=try_illegal)

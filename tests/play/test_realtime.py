@@ -105,7 +105,9 @@ def test_the_dealer_may_not_open_during_the_sorting_period() -> None:
     table = Table(match, clock, sorting=30)
     clock.now = 12.2
     refused = table.submit(1, "open")
-    assert refused.reason == "the sorting period has 18 s left (T3)"
+    assert refused.reason == (
+        "the sorting period has 18 s left: ring the bell when it is over (T3)"
+    )
     assert not table.is_open
     clock.now = 30.0
     assert table.submit(1, "open").accepted and table.is_open

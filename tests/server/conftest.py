@@ -26,6 +26,8 @@ FAST = Limits(
     bot_actions_per_second=100_000,
     requests_per_second=100_000,
     request_burst=100_000,
+    # No pause between hands unless a test asks for one (tests/server/test_pacing.py).
+    next_hand_seconds=0,
 )
 
 

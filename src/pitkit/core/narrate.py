@@ -15,8 +15,13 @@ from dataclasses import dataclass
 __all__ = ["Narrator", "base_verb", "plain", "plural"]
 
 _ES = re.compile(r"(ss|sh|ch|x|o)es$")
-# A reference to a ruling ("T3", "C4-C5") or to a topic of the Pitch seed ("topic 35").
-_CODE = r"(?:[TPACR]\d+(?:[-/][TPACR]?\d+)?|topics? \d+(?:(?:-| and )\d+)?)"
+# A reference to a ruling ("T3", "C4-C5", "Y4": the letters of shared/RULINGS.md), to
+# a topic of the Pitch seed ("topic 35"), or to a rule option by its name in the code
+# ("option bull_and_bear").
+_CODE = (
+    r"(?:[TPACRYO]\d+(?:[-/][TPACRYO]?\d+)?|topics? \d+(?:(?:-| and )\d+)?"
+    r"|option [a-z]+(?:_[a-z]+)*)"
+)
 _CODES = rf"{_CODE}(?:\s*[,;/]\s*{_CODE})*"
 _ONLY_CODES = re.compile(rf"\s*\(\s*{_CODES}\s*\)")
 _TRAILING_CODES = re.compile(rf"\s*[,;:]\s*{_CODES}(?=\s*\))")
@@ -29,16 +34,20 @@ def plural(n: int, word: str) -> str:
 
 
 def plain(text: str) -> str:
-    """`text` for players: without the references to the rulings that engines and
-    refusals carry for developers ("costs 20 (T3)" -> "costs 20";
-    "(option bull_and_bear, T2)" -> "(option bull_and_bear)").
+    """`text` for players: without the references to the rulings and option names
+    that engines and refusals carry for developers ("costs 20 (T3)" -> "costs 20";
+    "no Bull (option bull_and_bear, T2)" -> "no Bull").
 
     >>> plain("the pit is not open yet (T3): wait for the bell")
     'the pit is not open yet: wait for the bell'
     >>> plain("a misplay (topics 36-38, C11) costs the bid")
     'a misplay costs the bid'
     >>> plain("no Bull here (option bull_and_bear, T2)")
-    'no Bull here (option bull_and_bear)'
+    'no Bull here'
+    >>> plain("a hand longer than this many turns is a draw (Y4)")
+    'a hand longer than this many turns is a draw'
+    >>> plain("a turn limit (option, default 1,000 turns)")
+    'a turn limit (option, default 1,000 turns)'
     """
     text = _ONLY_CODES.sub("", text)
     text = _TRAILING_CODES.sub("", text)

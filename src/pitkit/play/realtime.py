@@ -121,6 +121,11 @@ class Table:
         """When the current hand was dealt."""
         return self.timings[-1].dealt
 
+    def begin(self) -> None:
+        """The current hand starts now, later than it was dealt (a server table
+        waits for its players between hands): its sorting period counts from now."""
+        self.timings[-1].dealt = self.clock()
+
     def sorting_left(self) -> float:
         """Seconds left in the current hand's sorting period."""
         return max(0.0, self.dealt_at + self.sorting - self.clock())
@@ -193,7 +198,8 @@ class Table:
         """Why the table refuses `move` before the game sees it, if it does:
         the dealer may not open the pit during the sorting period (T3)."""
         if move.kind == "open" and self.sorting_left() > 0:
-            return f"the sorting period has {math.ceil(self.sorting_left())} s left (T3)"
+            left = math.ceil(self.sorting_left())
+            return f"the sorting period has {left} s left: ring the bell when it is over (T3)"
         return None
 
     def record(self, events: Sequence[Event], now: float | None = None) -> None:

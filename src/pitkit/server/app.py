@@ -664,6 +664,13 @@ def create_app(
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_page(game: str) -> FileResponse:
+        """A game's rules for players: the table page and the lobby's options link here."""
+        if game not in {g.name for g in games.all_games()}:
+            raise HTTPException(404, "there is no such game")
+        return FileResponse(STATIC / "rules.html")
+
     app.include_router(event_routes(events, event_tables, site))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -777,5 +784,9 @@ async def _handle(conn: Conn, table: Table, message: ClientMessage, received: fl
         if conn.seat is None:
             raise ProtocolError("spectator", "spectators cannot ask for a rematch")
         await table.rematch(conn.seat)
+    elif message.type == "ready":
+        if conn.seat is None:
+            raise ProtocolError("spectator", "spectators wait for the players")
+        await table.ready(conn)
     elif message.type == "ping":
         conn.send({"type": "pong", "id": message.id})

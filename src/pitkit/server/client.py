@@ -34,6 +34,9 @@ class TableClient:
         self.legal: list[str] = []
         self.to_act: list[int] = []
         self.over = False
+        self.next_hand: dict[str, Any] | None = None
+        """The pause before the next hand (who is ready, seconds left), while it lasts:
+        no move is taken meanwhile."""
         self.view: dict[str, Any] | None = None
         self.table: dict[str, Any] | None = None
         self.syncing = False
@@ -74,6 +77,7 @@ class TableClient:
         kind = message.get("type")
         if kind == "welcome":
             self.seat, self.table = message["seat"], message["table"]
+            self.next_hand = message.get("next_hand")
             # A claimed seat's own secret replaces the invitation, which opens nothing now.
             self.token = message.get("token", self.token)
         elif kind == "table":
@@ -85,6 +89,11 @@ class TableClient:
             self.legal = list(self.view.get("legal", []))
             self.to_act = list(self.view.get("to_act", []))
             self.over = bool(self.view.get("match", {}).get("outcome"))
+            self.next_hand = message.get("next_hand")
+        elif kind == "next_hand" and message["match"] == self.match:
+            self.next_hand = message["next_hand"]
+        elif kind == "error" and message.get("code") == "no_pause":
+            self.next_hand = None  # the hand started as this client said ready
         elif kind == "update":
             if message["match"] != self.match or message["from"] != self.version:
                 if not self.syncing:  # a gap: ask for the whole view, once
@@ -94,6 +103,7 @@ class TableClient:
                 self.version = message["version"]
                 self.legal, self.to_act = message["legal"], message["to_act"]
                 self.over = message["over"]
+                self.next_hand = message.get("next_hand")
                 if "view" in message:
                     view = dict(message["view"])  # the logged message stays as received
                     if "match" not in view and self.view is not None:
@@ -132,6 +142,8 @@ class RandomPlayer:
         self.latencies: list[float] = []
         self.errors: list[dict[str, Any]] = []
         self._sent: str | None = None
+        self._ready: tuple[int | None, int | None] | None = None
+        """The (match, version) of the pause this player said ready in."""
         self._wake: asyncio.TimerHandle | None = None
 
     async def run(self, until: float, matches: int = 1) -> None:
@@ -151,13 +163,20 @@ class RandomPlayer:
                 self.errors.append(message)
                 self.pending = None
                 await self._maybe_act()
-            elif kind in ("sync", "update"):
+            elif kind in ("welcome", "sync", "update", "next_hand"):
                 if self.client.over and (self.client.match or 0) >= matches:
                     return
                 await self._maybe_act()
 
     async def _maybe_act(self) -> None:
         client = self.client
+        pause = client.next_hand
+        if pause is not None:  # between hands: say ready, once, and wait for the deal
+            here = (client.match, client.version)
+            if client.seat in pause["waiting"] and self._ready != here:
+                self._ready = here
+                await client.send({"type": "ready"})
+            return
         if self.pending is not None or not client.legal or client.over or client.syncing:
             return
         if self.think:

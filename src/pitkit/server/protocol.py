@@ -57,6 +57,8 @@ ERRORS: dict[str, str] = {
     "bad_chat": "a chat message is 1 to 200 printable characters",
     "no_chat": "spectators do not chat at this table",
     "chat_too_fast": "too many chat messages: wait a moment",
+    "between_hands": "the next hand starts when everyone is ready",
+    "no_pause": "the hand is under way: there is nothing to be ready for",
 }
 
 
@@ -95,7 +97,7 @@ class Act:
 
 @dataclass(frozen=True)
 class Simple:
-    """A message without fields: ``sync``, ``rematch`` or ``ping``."""
+    """A message without fields: ``sync``, ``rematch``, ``ready`` or ``ping``."""
 
     type: str
     id: str | int | None
@@ -120,6 +122,7 @@ _FIELDS = {
     "chat": {"type", "text", "id"},
     "sync": {"type", "id"},
     "rematch": {"type", "id"},
+    "ready": {"type", "id"},
     "ping": {"type", "id"},
 }
 

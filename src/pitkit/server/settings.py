@@ -97,6 +97,10 @@ class Limits:
     """Chat messages a connection may send per second, on average."""
     chat_burst: int = 5
     """Chat messages a connection may send at once before `chat_rate` applies."""
+    next_hand_seconds: float = 15.0
+    """The pause between hands where people sit, unless a table chooses its own
+    (`TableSettings.next_hand_seconds`): the next hand starts when every person
+    there is ready, or after this long (0: at once)."""
 
 
 NORMAL_BOT_DELAY = 0.6
@@ -123,6 +127,10 @@ class TableSettings:
     """A turn timer (`Limits.turn_seconds_least`, 10, to 600 s; None: none): in a
     turn-based game, a person who takes longer over a move has the stand-in bot make
     that one move for them."""
+    next_hand_seconds: float | None = None
+    """Between hands, where people sit: the next hand starts when every person present
+    is ready, or after this many seconds (0 to 300; 0: at once; None: the server's
+    `Limits.next_hand_seconds`). Tables of bots alone never pause."""
     event: str | None = None
     """The event (tournament) whose game this table plays, if any: it feeds the
     event its hands. Set by the server when an event opens the table, never by a client."""
@@ -132,7 +140,15 @@ class TableSettings:
         """Settings from JSON, checking types and ranges; ValueError names the problem.
         `client`: given by a client, who may not tie a table to an event."""
         data = dict(data or {})
-        known = {"bot_delay", "away_timeout", "standin", "listed", "spectator_chat", "turn_seconds"}
+        known = {
+            "bot_delay",
+            "away_timeout",
+            "standin",
+            "listed",
+            "spectator_chat",
+            "turn_seconds",
+            "next_hand_seconds",
+        }
         if not client:
             known.add("event")
         unknown = set(data) - known
@@ -175,6 +191,13 @@ class TableSettings:
         # At least `Limits.turn_seconds_least` too (10 s): checked where the limits are.
         if turn is not None and not turn_seconds:
             raise ValueError("turn_seconds is a number of seconds from 10 to 600, or null (none)")
+        pause = data.get("next_hand_seconds")
+        next_hand_seconds = None if pause is None else seconds(pause, 300)
+        if pause is not None and next_hand_seconds is None:
+            raise ValueError(
+                "next_hand_seconds is a number of seconds from 0 (no pause) to 300, "
+                "or null (the server's default)"
+            )
         event = data.get("event")
         if event is not None and not isinstance(event, str):
             raise ValueError("event is an event's id")
@@ -186,6 +209,7 @@ class TableSettings:
             event=event,
             spectator_chat=spectator_chat,
             turn_seconds=turn_seconds,
+            next_hand_seconds=next_hand_seconds,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -197,6 +221,7 @@ class TableSettings:
             "listed": self.listed,
             "spectator_chat": self.spectator_chat,
             "turn_seconds": self.turn_seconds,
+            "next_hand_seconds": self.next_hand_seconds,
             **({"event": self.event} if self.event is not None else {}),
         }
 

@@ -169,6 +169,18 @@ class Seat:
         }
 
 
+@dataclass(eq=False)
+class Pause:
+    """The pause between two hands where people sit: the next hand, dealt already,
+    starts when every person present is ready, or when the countdown runs out."""
+
+    ends: float
+    """When the countdown runs out (`time.monotonic`)."""
+    timer: asyncio.TimerHandle
+    ready: set[int] = field(default_factory=set)
+    """The seats whose players said they are ready."""
+
+
 class Table:
     """One table: its seats, its current match, its connections and bots."""
 
@@ -223,6 +235,8 @@ class Table:
         self._turn_timer: asyncio.TimerHandle | None = None
         self._turn_ends: float | None = None
         """When the turn timer runs out for the person to act now (`time.monotonic`)."""
+        self._pause: Pause | None = None
+        """The pause before the hand just dealt, while it lasts (`_pause_after`)."""
         self._timing_out: asyncio.Task[None] | None = None
         self._recheck: asyncio.Task[None] | None = None
         self._verify = False
@@ -246,6 +260,7 @@ class Table:
             self.status, self.problem = "broken", rebuilt.problem
             return
         self.match, self.starts = rebuilt.match, rebuilt.starts
+        self._drop_pause()  # a match read again goes straight on
         self._new_clock()
         self._new_bots()
 
@@ -330,6 +345,8 @@ class Table:
             "version": self.version,
             "over": self.match.is_over,
             "turn_left": self._turn_left(),
+            "sorting_left": self._sorting_left(),
+            "next_hand": self._next_hand(),
             "view": view,
             "earlier": self._earlier(seat),
         }
@@ -392,6 +409,8 @@ class Table:
             ),
             "over": match.is_over,
             "turn_left": self._turn_left(),
+            "sorting_left": self._sorting_left(),
+            "next_hand": self._next_hand(),
         }
         if view:
             shown = self._view(seat)
@@ -494,6 +513,8 @@ class Table:
                 self._restart_turn_clock()  # after a restart, or a player's return
             self._catch_up(conn, match_no, version)
             self._broadcast_table()
+            if self._pause is not None and seat is not None:
+                self._broadcast_pacing()  # one more person to wait for, or back ready
             if self.status == "waiting" and not any(s.kind == "open" for s in self.seats):
                 await self._start_match()
         self._schedule_bots()
@@ -506,6 +527,9 @@ class Table:
             "table": self.info(),
             "seat": conn.seat,
             "name": seat.name if seat is not None else None,
+            # A client that resumes with nothing missed gets no sync: the pause
+            # between hands, or that none is on, comes here.
+            "next_hand": self._next_hand(),
         }
         if self._hears(conn):
             welcome["chat"] = [self._said(said) for said in self.chat]
@@ -562,6 +586,7 @@ class Table:
             self._watch_absence(seat)
         if not self._closing:
             self._broadcast_table()
+            self._review_pause()
 
     def _watch_absence(self, seat: Seat) -> None:
         if (
@@ -582,6 +607,7 @@ class Table:
             return
         seat.away = True
         self._broadcast_table()
+        self._review_pause()
         self._schedule_bots()
 
     async def _claim(self, seat: Seat, name: str | None) -> str | None:
@@ -876,6 +902,7 @@ class Table:
         number = self.match_no + 1
         events = [e.to_json() for e in match.log]
         await self.store.run(storage.start_match(self.id, number, seed, events))
+        self._drop_pause()
         self.match, self.match_no, self.starts, self.status = match, number, [0], "playing"
         self.touched = time.time()
         for seat in self.seats:
@@ -950,7 +977,11 @@ class Table:
                 move = match.parse_action(spelling)
             except BadActionError as exc:
                 raise ProtocolError("bad_action", str(exc)) from None
-            if seat not in match.to_act:
+            if self._pause is not None:
+                raise ProtocolError("between_hands")
+            # Only the seats to act may act; in real time the game has the last word
+            # (Pit takes, and penalizes, a trade attempt before the opening, T3).
+            if seat not in match.to_act and not (self.game.realtime and match.allows(seat, move)):
                 reason = f"seat {seat} may not act now"
                 if version < current:
                     raise ProtocolError("lost_race", f"{self._since(version, seat)}; {reason}")
@@ -995,12 +1026,13 @@ class Table:
                     self._recheck = asyncio.create_task(self._check_later())
                 raise ProtocolError("server_error") from None
             self.starts.append(before)
+            if self.clock is not None:
+                self.clock.record(events)
+            self._pause_after(events)
             self._restart_turn_clock()
             self._stepped()
             self.metrics.actions.labels(self.game.name).inc()
             self.touched = time.time()
-            if self.clock is not None:
-                self.clock.record(events)
             if outcome is not None:
                 self.status = "over"
             if conn is not None:
@@ -1032,6 +1064,7 @@ class Table:
         await self.store.run(storage.set_status(self.id, "closed"))
         self.status, self.problem = "closed", reason
         self._stop_turn_clock()
+        self._drop_pause()
         for seat in self.seats:
             if seat.timer is not None:
                 seat.timer.cancel()
@@ -1099,6 +1132,106 @@ class Table:
         self._changed.set()
         self._changed = asyncio.Event()
 
+    # -- between hands ------------------------------------------------------------
+
+    def _present(self) -> set[int]:
+        """The seats of the people here now: connected, and not away."""
+        return {s.index for s in self.seats if s.kind == "player" and s.conns and not s.away}
+
+    def _pause_seconds(self) -> float:
+        """How long the pause between hands lasts at most (0: none)."""
+        own = self.settings.next_hand_seconds
+        return self.limits.next_hand_seconds if own is None else own
+
+    def _pause_after(self, events: list[Event]) -> None:
+        """After a step: if it ended a hand and dealt the next (the match deals at
+        once), hold the new hand until the people here are ready. Tables of bots
+        alone, or where nobody is connected, go straight on. Under the lock."""
+        match = self.match
+        seconds = self._pause_seconds()
+        if match is None or match.is_over or seconds <= 0 or not self._present():
+            return
+        if not any(event.type == "scores" for event in events):
+            return
+        self._drop_pause()
+        loop = asyncio.get_running_loop()
+        self._pause = Pause(time.monotonic() + seconds, loop.call_later(seconds, self._end_pause))
+
+    def _next_hand(self) -> dict[str, Any] | None:
+        """The pause as anyone may see it: seconds left, who is ready, who is awaited."""
+        pause = self._pause
+        if pause is None:
+            return None
+        present = self._present()
+        return {
+            "left": round(max(0.0, pause.ends - time.monotonic()), 1),
+            "ready": sorted(pause.ready & present),
+            "waiting": sorted(present - pause.ready),
+        }
+
+    def _sorting_left(self) -> float | None:
+        """Seconds left before the dealer may open Pit's pit, while the hand sorts
+        (None: no sorting period, the pit is open, or the hand has not started)."""
+        clock, match = self.clock, self.match
+        if clock is None or not clock.sorting or clock.is_open or self._pause is not None:
+            return None
+        if match is None or match.is_over:
+            return None
+        return round(clock.sorting_left(), 1)
+
+    def _pacing(self) -> dict[str, Any]:
+        """The pause's message: where it stands, and the clocks that run once it ends."""
+        return {
+            "type": "next_hand",
+            **self._stamp(),
+            "next_hand": self._next_hand(),
+            "turn_left": self._turn_left(),
+            "sorting_left": self._sorting_left(),
+        }
+
+    def _broadcast_pacing(self) -> None:
+        text = _dumps(self._pacing())
+        for conn in self._conns():
+            conn.send(text)
+
+    async def ready(self, conn: Conn) -> None:
+        """A seat's player is ready for the next hand; the last one starts it."""
+        async with self.lock:
+            if conn.seat is None:
+                raise ProtocolError("spectator")
+            if self._pause is None:
+                raise ProtocolError("no_pause")
+            self._pause.ready.add(conn.seat)
+            self._review_pause()
+
+    def _review_pause(self) -> None:
+        """Start the hand if nobody present is still awaited; else tell everyone."""
+        pause = self._pause
+        if pause is None:
+            return
+        if self._present() - pause.ready:
+            self._broadcast_pacing()
+        else:
+            self._end_pause()
+
+    def _end_pause(self) -> None:
+        """The hand starts: its clocks start now (the turn timer, Pit's sorting
+        period), everyone is told, and the bots may act."""
+        if self._pause is None:
+            return
+        self._drop_pause()
+        if self.clock is not None:
+            self.clock.begin()
+        self._restart_turn_clock()
+        self._broadcast_pacing()
+        self._signal()
+        self._schedule_bots()
+
+    def _drop_pause(self) -> None:
+        if self._pause is not None:
+            self._pause.timer.cancel()
+            self._pause = None
+
     # -- bots -------------------------------------------------------------------
 
     def _bot_for(self, index: int) -> Bot | None:
@@ -1139,6 +1272,8 @@ class Table:
         seconds, match = self.settings.turn_seconds, self.match
         if not seconds or self.game.realtime or match is None or match.is_over:
             return
+        if self._pause is not None:
+            return  # it starts with the hand (`_end_pause`)
         if not any(self._bot_for(i) is None for i in match.to_act):
             return
         loop = asyncio.get_running_loop()
@@ -1183,6 +1318,8 @@ class Table:
         match = self.match
         if match is None or match.is_over or self.status != "playing" or self._closing:
             return
+        if self._pause is not None:
+            return  # bots wait for the hand to start, as people do
         for index in match.to_act:
             task = self._bot_tasks.get(index)
             if (task is None or task.done()) and self._bot_for(index) is not None:
@@ -1209,6 +1346,8 @@ class Table:
                 bot = self._bot_for(index)
                 if match is None or match.is_over or bot is None or index not in match.to_act:
                     return
+                if self._pause is not None:
+                    return  # `_end_pause` schedules the bots again
                 clock = self.clock
                 if clock is not None and not clock.is_open and clock.sorting_left() > 0:
                     await asyncio.sleep(clock.sorting_left())  # nobody trades while sorting
@@ -1242,7 +1381,8 @@ class Table:
                     await self.act(index, action, version, by_bot=True)
                     failures = 0
                 except ProtocolError as exc:
-                    if exc.code not in ("stale", "lost_race", "not_your_turn", "game_over"):
+                    expected = ("stale", "lost_race", "not_your_turn", "game_over", "between_hands")
+                    if exc.code not in expected:
                         failures += 1
                         log.warning("table %s: bot at seat %d: %s", self.id, index, exc.reason)
                         if failures >= 3:
@@ -1276,6 +1416,7 @@ class Table:
         """Stop the bots and timers and close every socket (server shutdown)."""
         self._closing = True
         self._stop_turn_clock()
+        self._drop_pause()
         if self._timing_out is not None:
             self._timing_out.cancel()
         if self._recheck is not None:

@@ -178,6 +178,18 @@ export function plural(n, word, many = word + 's') {
   return `${n} ${n === 1 ? word : many}`;
 }
 
+/** Whether the page is pointed at with a finger (a phone, a tablet): hints say "tap". */
+const TOUCH = typeof matchMedia === 'function' ? matchMedia('(pointer: coarse)') : null;
+
+/**
+ * The word for pressing on the page: "click", or "tap" on a touch screen.
+ * @param {'click' | 'clicking'} [form]
+ */
+export function tap(form = 'click') {
+  const touch = !!(TOUCH && TOUCH.matches);
+  return form === 'clicking' ? (touch ? 'tapping' : 'clicking') : touch ? 'tap' : 'click';
+}
+
 /**
  * "1st", "2nd", ...
  * @param {number} n

@@ -94,7 +94,10 @@ function drawSeats() {
 function drawRules() {
   const g = game();
   const box = byId('rules');
-  box.replaceChildren(...g.rules.map((o) => {
+  const rulesPage = `/rules/${encodeURIComponent(g.name)}`;
+  box.replaceChildren(h('p', {class: 'rules-page-link'},
+    h('a', {href: rulesPage, target: '_blank', rel: 'noopener'}, `The rules of ${g.title}`), ': how to play, and every option.'),
+  ...g.rules.map((o) => {
     const id = `rule-${o.name}`;
     let input;
     if (o.type === 'bool') {
@@ -111,7 +114,8 @@ function drawRules() {
     input.dataset.default = JSON.stringify(o.default);
     return h('div', {class: 'option'},
       h('label', {for: id}, o.name.replaceAll('_', ' ')), input,
-      h('span', {class: 'doc', id: `${id}-doc`}, o.doc));
+      h('span', {class: 'doc', id: `${id}-doc`}, `${o.doc}. `,
+        h('a', {href: `${rulesPage}#option-${o.name}`, target: '_blank', rel: 'noopener'}, 'More in the rules')));
   }));
   for (const input of box.querySelectorAll('[data-rule]')) input.setAttribute('aria-describedby', `${input.id}-doc`);
   const summary = byId('rules-box').querySelector('summary');
@@ -162,6 +166,7 @@ async function create(event) {
       listed: inputEl('listed').checked,
       spectator_chat: inputEl('spectator-chat').checked,
       turn_seconds: selectEl('turn-timer').value ? Number(selectEl('turn-timer').value) : null,
+      next_hand_seconds: Number(selectEl('next-hand').value),
     },
   };
   const button = /** @type {HTMLButtonElement} */ (byId('create-button'));

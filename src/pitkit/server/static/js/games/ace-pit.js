@@ -1,7 +1,7 @@
 // @ts-check
 // Ace Pit (docs/rules/ace-pit.md): two players; the leader lays a card and the other
 // answers with one or two cards for Spoons, Pins, Forks and Aces.
-import {h, plural} from '../dom.js';
+import {h, plural, tap} from '../dom.js';
 import {bySuit, cardEl, cardName} from '../cards.js';
 
 /** A seat: its points this hand. @typedef {import('./contract.js').SeatView & {points: number | null}} AcePitSeat */
@@ -55,7 +55,7 @@ export default {
   },
 
   hint(view) {
-    if (view.phase === 'lead') return 'You lead: click a card to lead it.';
+    if (view.phase === 'lead') return `You lead: ${tap()} a card to lead it.`;
     return `Answer the ${cardName(view.table || '')}: pick one or two cards, see the score, then play (Enter).`;
   },
 

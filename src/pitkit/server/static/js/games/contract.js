@@ -124,6 +124,8 @@
  * @property {GameEvent[]} events         this hand's events so far
  * @property {boolean} over               whether the match is over
  * @property {CardCode[]} selected        the hand cards picked, in the order picked
+ * @property {number | null} sortingLeft  whole seconds left in Pit's sorting period,
+ *   while it counts down (0: over, the bell not yet rung; null: none runs)
  * @property {(seat: number) => string} name           a seat's name, never "you"
  * @property {(seat: number) => string} who            "You" for this seat, else its name
  * @property {(seat: number, verb: string) => string} does  "You play" / "Ada plays"

@@ -2,7 +2,7 @@
 // Pit (real time): everyone trades at once. Offer 1 to 4 cards of one kind face down,
 // take someone's offer by paying as many cards, and corner a commodity by holding all
 // nine of it. The server applies actions in the order they arrive.
-import {h, plural} from '../dom.js';
+import {h, plural, tap} from '../dom.js';
 import {backsEl, cardEl, COMMODITIES} from '../cards.js';
 import {sameCards} from '../picker.js';
 import {pointsList, told} from './common.js';
@@ -63,7 +63,7 @@ export default {
   autoPlay: false,
   help: [
     'Everyone trades at once; there are no turns. You start with nine cards of mixed commodities. Collect all nine cards of one commodity, a corner, and call it to win the hand and the commodity\'s value (wheat 100, barley 85, corn 75 …).',
-    'When the dealer rings the bell the pit opens. To trade, pick 1 to 4 cards of one kind and offer them: the others see only how many cards you offer. To take someone\'s offer, pay with as many cards of one kind of yours: one click on Pay. You may have one offer open at a time.',
+    `When the dealer rings the bell the pit opens. To trade, pick 1 to 4 cards of one kind and offer them: the others see only how many cards you offer. To take someone's offer, pay with as many cards of one kind of yours: one ${tap()} on Pay. You may have one offer open at a time.`,
     'Call Corner (C) as soon as you hold nine of a kind. With the Bull & Bear option the Bull counts as any commodity (and doubles a full corner), while whoever holds the Bear at a corner loses 20.',
   ],
   keys: [['B', 'ring the bell (dealer)'], ['Enter', 'offer the picked cards'], ['W', 'withdraw your offer'], ['C', 'call a corner']],
@@ -122,9 +122,19 @@ export default {
       type: 'button', class: `act ${cls}`.trim(), disabled: !ready, dataset: {action}, onclick: () => ctx.act(action),
     }, label);
     if (view.phase === 'sorting') {
+      // A server table counts the sorting period down; nobody trades before the bell.
+      const left = ctx.sortingLeft;
+      const rings = ctx.who(view.dealer) === 'You' ? 'you ring' : `${ctx.name(view.dealer)} rings`;
+      const caption = left == null ? `The pit opens when ${rings} the bell.`
+        : left > 0 ? `Sorting: ${left} s — trading opens when the bell rings.`
+          : `Sorting is over: trading opens when ${rings} the bell.`;
       box.append(h('p', {class: 'centre-title'}, 'Sorting'), strip,
-        h('p', {class: 'centre-caption'}, `The pit opens when ${ctx.who(view.dealer) === 'You' ? 'you ring' : `${ctx.name(view.dealer)} rings`} the bell.`));
-      if (ctx.legal.includes('open')) box.append(button('open', 'Ring the bell: open the pit', 'primary bell'));
+        h('p', {class: `centre-caption${left != null ? ' sorting-clock' : ''}`, role: left != null ? 'timer' : null}, caption));
+      if (ctx.legal.includes('open')) {
+        const bell = button('open', left ? `Ring the bell in ${left} s` : 'Ring the bell: open the pit', 'primary bell');
+        if (left) bell.disabled = true;
+        box.append(bell);
+      }
       return box;
     }
     if (view.phase === 'over') {

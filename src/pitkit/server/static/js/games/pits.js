@@ -1,7 +1,7 @@
 // @ts-check
 // Pits, BGA rules (docs/rules/pits.md): climbing with singles, sets, runs and runs of
 // sets; Jokers and twos are wild; an exchange of cards before every hand after the first.
-import {h, ordinal, plural} from '../dom.js';
+import {capital, h, ordinal, plural, tap} from '../dom.js';
 import {backEl, byRank, cardEl, cardName} from '../cards.js';
 import {cardButton} from './common.js';
 
@@ -91,7 +91,7 @@ export default {
     'Get rid of your cards first. The leader plays any meld: a single card, a set (cards of one rank), a run (three or more ranks in a row, one card each, 3 up to the Ace), or a run of sets (three or more ranks in a row with the same number of cards each).',
     'The others, in turn, beat it with a meld of the same kind and size, or pass. Cards rank 3 lowest, then up to the Ace, the 2, the black Joker and the red Joker. Jokers stand for any card and a 2 stands for the other cards\' rank; fewer and lower wild cards beat more.',
     'When everyone else has passed, the last player to play leads again. 1st out scores 2 points and 2nd scores 1. Before each later hand the last hand\'s 4th and 5th give their best card to 1st and 2nd, who give back any card.',
-    'Pick cards by clicking them: the cards that can complete a legal play are highlighted, and the page shows how your pick reads and whether it beats the table.',
+    `Pick cards by ${tap('clicking')} them: the cards that can complete a legal play are highlighted, and the page shows how your pick reads and whether it beats the table.`,
   ],
   keys: [['P', 'pass'], ['Enter', 'play the picked cards']],
 
@@ -121,11 +121,11 @@ export default {
     const mine = place(view, ctx.me);
     switch (view.phase) {
       case 'give_highest':
-        return `You came ${ordinal(mine)} last hand: give your highest card, face up. Click it, then Give.`;
+        return `You came ${ordinal(mine)} last hand: give your highest card, face up. ${capital(tap())} it, then Give.`;
       case 'first_takes':
         return 'You won the last hand: take one of the two cards on the table.';
       case 'give_concealed':
-        return `Give any card back, face down: click it, then Give.`;
+        return `Give any card back, face down: ${tap()} it, then Give.`;
       case 'fourth_takes':
         return 'Take one of the two face-down cards on the table.';
       default:

@@ -1,6 +1,6 @@
 // @ts-check
 // Pitty Pat (docs/rules/pitty-pat.md): match the top of the pile, discard, or draw.
-import {h, plural} from '../dom.js';
+import {h, plural, tap} from '../dom.js';
 import {backEl, byRank, cardEl, cardName, RANK_NAMES} from '../cards.js';
 import {told} from './common.js';
 
@@ -26,7 +26,7 @@ export default {
   autoPlay: true,
   help: [
     'Be the first to empty your hand. Pairs dealt to you are laid down at once, so you start with a few single cards.',
-    'On your turn, if you hold a card of the same rank as the top card of the pile, click it to match, then click the card to discard: it becomes the new top card. Matching with your last card wins the hand.',
+    `On your turn, if you hold a card of the same rank as the top card of the pile, ${tap()} it to match, then ${tap()} the card to discard: it becomes the new top card. Matching with your last card wins the hand.`,
     'If nothing matches (or you choose to), draw: the top card of the stock is turned onto the pile, and if you can match it you must.',
   ],
   keys: [['D', 'draw a card']],
@@ -56,9 +56,9 @@ export default {
       return `You turned up the ${cardName(top)}: match it with your ${rankWord(top)}, then pick a discard.`;
     }
     if (!matches.length) return `Nothing matches the ${cardName(top)}: draw a card (D).`;
-    if (ctx.selected.length) return `Now click the card to discard: it goes on top of the pile.`;
+    if (ctx.selected.length) return `Now ${tap()} the card to discard: it goes on top of the pile.`;
     const draw = actions.some((a) => a.text === 'draw') ? ' Or draw (D).' : ' You must match.';
-    return `Match the ${cardName(top)}: click your ${rankWord(top)} (highlighted), then the card to discard.${draw}`;
+    return `Match the ${cardName(top)}: ${tap()} your ${rankWord(top)} (highlighted), then the card to discard.${draw}`;
   },
 
   seatNotes(player) {

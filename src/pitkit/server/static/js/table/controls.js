@@ -67,13 +67,14 @@ export function drawMine() {
   let text;
   if (S.replay) text = S.over ? overText() : `In the replay: ${waitingFor()}`;
   else if (S.over) text = overText();
+  else if (S.pause) text = pauseText(spectator);
   else if (spectator) text = `You are watching. ${waitingFor()}`;
   else if (S.legal.length && ready) text = game.hint(view, ctx, actions) || 'Your turn.';
   else if (S.legal.length) text = 'Sending…';
   else text = waitingFor();
   const clock = turnClock();
   morph(hint, h('p', {}, keyHints(text), clock ? h('span', {class: 'turn-clock'}, ` ${clock}`) : null));
-  hint.classList.toggle('your-turn', !!(S.legal.length && !realtime() && !spectator));
+  hint.classList.toggle('your-turn', !!(S.legal.length && !realtime() && !spectator && !S.pause));
 
   // The action bar: completed selections first (gold), then the other actions.
   const items = [];
@@ -213,6 +214,16 @@ function turnClock() {
 function overText() {
   const outcome = S.view && S.view.match ? S.view.match.outcome : null;
   return outcome ? `The game is over. ${sentence(outcome.summary)}` : 'The game is over.';
+}
+
+/**
+ * Between hands: the next hand is dealt and waits for the people at the table.
+ * @param {boolean} spectator
+ */
+function pauseText(spectator) {
+  if (spectator) return 'You are watching. The next hand starts when the players are ready.';
+  if (S.seat != null && S.pause && S.pause.waiting.includes(S.seat)) return 'Your new cards are dealt. The next hand starts when everyone is ready.';
+  return 'You are ready. The next hand starts when everyone is.';
 }
 
 /** "Waiting for Ada…", or the game's own words. */

@@ -2,6 +2,7 @@
 // `ctx`: the shell as a game module sees it (the Ctx of js/games/contract.js), the
 // state read-only and what a module may do.
 import {S, selectByNames, selectedNames} from './state.js';
+import {secondsLeft} from './pace.js';
 import {does, seatName, toward, verb, who} from './seats.js';
 import {act, canAct, judge} from './net.js';
 
@@ -17,6 +18,7 @@ export const ctx = {
   get events() { return S.handEvents; },
   get over() { return S.over; },
   get selected() { return selectedNames(); },
+  get sortingLeft() { return S.sortingEnds == null ? null : secondsLeft(S.sortingEnds); },
   name: seatName,
   who,
   does,

@@ -1,13 +1,14 @@
 // @ts-check
-// The table's windows: the end of a hand, the end of the match, help, invitations,
-// the host's seat options; and the small requests made from them (rename, start now,
-// the host's changes to a seat).
-import {api, capital, copyText, errorText, h, ordinal, sentence, toast} from '../dom.js';
+// The table's windows: the end of a hand (with the pause before the next), the end of
+// the match, help, invitations, the host's seat options; and the small requests made
+// from them (rename, start now, the host's changes to a seat).
+import {api, capital, copyText, errorText, h, morph, ordinal, sentence, tap, toast} from '../dom.js';
 import * as store from '../store.js';
 import {S} from './state.js';
 import {seatName} from './seats.js';
 import {ctx} from './ctx.js';
-import {askRematch} from './net.js';
+import {askRematch, sayReady} from './net.js';
+import {awaitingMe, pauseLines} from './pace.js';
 import {effectsControls} from './effects.js';
 
 /** @typedef {import('../dom.js').Child} Child */
@@ -96,9 +97,26 @@ export function showSummary(hand, events, previous, scores) {
   } catch (error) {
     console.warn(error);
   }
-  body.push(h('h3', {}, 'Score sheet'), totalsTable(scores, previous));
-  openDialog('summary', `Hand ${hand} is over`, body,
-    [h('button', {class: 'primary', type: 'button', onclick: closeDialog}, 'Continue ', h('kbd', {}, 'Enter'))]);
+  body.push(h('h3', {}, 'Score sheet'), totalsTable(scores, previous), h('div', {class: 'next-hand-box'}, pauseLines()));
+  openDialog('summary', `Hand ${hand} is over`, body, summaryButtons());
+}
+
+/** The end-of-hand window's button: "Ready" while the next hand waits for this player. */
+function summaryButtons() {
+  if (awaitingMe()) {
+    return [h('button', {class: 'primary', type: 'button', onclick: sayReady}, 'Ready for the next hand ', h('kbd', {}, 'Enter'))];
+  }
+  return [h('button', {class: 'primary', type: 'button', onclick: closeDialog}, 'Continue ', h('kbd', {}, 'Enter'))];
+}
+
+/** Keep the end-of-hand window's pause up to date: the countdown, who is ready, its button. */
+export function drawSummaryPace() {
+  if (S.dialog !== 'summary') return;
+  const dialog = dialogEl();
+  const box = dialog.querySelector('.next-hand-box');
+  const buttons = dialog.querySelector('.dialog-buttons');
+  if (box) morph(box, h('div', {}, pauseLines()));
+  if (buttons) morph(buttons, h('div', {}, summaryButtons()));
 }
 
 /**
@@ -142,7 +160,7 @@ export function showOver(end) {
 
 export function showHelp() {
   const keys = [
-    ['Click or Space', 'pick a card; highlighted cards make a legal play'],
+    [`${capital(tap())} or Space`, 'pick a card; highlighted cards make a legal play'],
     ['← →', 'move between your cards'],
     ['Enter', 'make the highlighted play (the first gold button)'],
     ['Esc', 'clear your selection, close a window'],
@@ -152,6 +170,8 @@ export function showHelp() {
   const title = S.info ? S.info.title : S.table ? S.table.title : '';
   const body = [
     ...(S.game ? S.game.help.map((p) => h('p', {}, p)) : []),
+    S.table ? h('p', {}, h('a', {class: 'rules-more', href: `/rules/${encodeURIComponent(S.table.game)}`, target: '_blank', rel: 'noopener'},
+      `The rules of ${title || 'this game'}, and every option`)) : null,
     h('h3', {class: 'keyboard-only'}, 'Keyboard'),
     h('dl', {class: 'keys keyboard-only'}, keys.map(([k, what]) => [h('dt', {}, h('kbd', {}, k)), h('dd', {}, what)])),
     effectsControls(),

@@ -8,6 +8,7 @@ import {S, realtime} from './state.js';
 import {plateWide, seatInfo, seatName, seatPlace} from './seats.js';
 import {ctx} from './ctx.js';
 import {closeTable, mayHost, showInvite, showSeatOptions, startNow} from './dialogs.js';
+import {pauseBox} from './pace.js';
 
 /** @typedef {import('../games/contract.js').View<any>} View */
 
@@ -26,7 +27,9 @@ export function drawFelt() {
   const centre = h('div', {class: 'centre-layer'});
   const ended = ENDED[S.table.status];
   if (ended) centre.append(h('div', {class: 'centre-box ended', role: 'status'}, h('p', {}, `${ended}: ${S.table.problem}.`)));
-  if (view && S.game) {
+  if (view && S.pause) {
+    centre.append(pauseBox()); // the next hand is dealt, not started
+  } else if (view && S.game) {
     centre.append(S.game.centre(view, ctx));
   } else if (S.table.status === 'waiting') {
     centre.append(waitingPanel());
@@ -43,7 +46,7 @@ export function drawFelt() {
  * @param {number} i
  */
 export function toPlay(i) {
-  return S.toAct.includes(i) && !(realtime() && S.toAct.length > 1) && !S.over;
+  return S.toAct.includes(i) && !(realtime() && S.toAct.length > 1) && !S.over && !S.pause;
 }
 
 /**

@@ -6,7 +6,7 @@
 // From the schema (`view_schema` in GET /api/games): the view's public card places
 // (top-level arrays of cards and single cards, but the seat's own `hand`), its integer
 // facts, and each seat's public facts, each named by its `title`.
-import {capital, h, plural, sentence} from '../dom.js';
+import {capital, h, plural, sentence, tap} from '../dom.js';
 import {cardEl, cardsText} from '../cards.js';
 
 /** @typedef {import('../games/contract.js').Game} Game */
@@ -118,7 +118,7 @@ export function placeRow(key, title, cards, size) {
 export function genericHelp(info) {
   return [
     info.summary,
-    'Your legal moves are the buttons above your hand (keys 1 to 9). Where a move names one of your cards, clicking the card makes it: the highlighted cards are the ones you may play.',
+    `Your legal moves are the buttons above your hand (keys 1 to 9). Where a move names one of your cards, ${tap('clicking')} the card makes it: the highlighted cards are the ones you may play.`,
     'The table shows what every player may see: the cards in play, each player\'s number of cards and other public facts, and the scores.',
   ];
 }
@@ -147,8 +147,8 @@ export const GENERIC = {
 
   hint(view, ctx, actions) {
     const cards = actions.filter((a) => a.cards && a.cards.length).length;
-    if (cards && cards === actions.length) return 'Your turn: click a highlighted card to play it, or its button.';
-    if (cards) return 'Your turn: click a highlighted card, or choose a move.';
+    if (cards && cards === actions.length) return `Your turn: ${tap()} a highlighted card to play it, or its button.`;
+    if (cards) return `Your turn: ${tap()} a highlighted card, or choose a move.`;
     return 'Your turn: choose a move.';
   },
 

@@ -6,7 +6,8 @@
 // The server is the only authority. The page shows `view(seat)` exactly as sent: it
 // asks in its hello for the view in every update, so it never re-implements a game's
 // rules, nor asks for the view again after each move.
-import {api, sentence, toast} from '../dom.js';
+import {api, h, sentence, toast} from '../dom.js';
+import {withSuits} from '../cards.js';
 import * as store from '../store.js';
 import {S, draw, link, realtime} from './state.js';
 import {loadGame} from './game.js';
@@ -86,6 +87,7 @@ export function onMessage(m) {
       }
       setTable(m.table);
       setChat(m.chat);
+      setPause(m.next_hand, Date.now());
       // Back after a drop: the server sends the missed events, if any; the view may
       // still lag behind the events we had, so ask for it.
       if (S.view && S.viewVersion !== S.version) requestSync('gap');
@@ -99,6 +101,9 @@ export function onMessage(m) {
       break;
     case 'update':
       onUpdate(m);
+      break;
+    case 'next_hand':
+      if (m.match === S.match) startClocks(m);
       break;
     case 'timed_out':
     case 'notice':
@@ -155,7 +160,7 @@ function onSync(m) {
   S.legal = m.view.legal || [];
   S.toAct = m.view.to_act || [];
   S.over = m.over ?? !!(m.view.match && m.view.match.outcome);
-  startTurnClock(m.turn_left);
+  startClocks(m);
   S.lastScores = m.view.match ? m.view.match.scores : null;
   if (newMatch) {
     S.selection = [];
@@ -192,7 +197,7 @@ function onUpdate(m) {
   S.legal = m.legal;
   S.toAct = m.to_act;
   S.over = m.over;
-  startTurnClock(m.turn_left);
+  startClocks(m);
   // The end of a hand or of the match opens a window once the whole update is in.
   /** @type {(() => void)[]} */
   const windows = [];
@@ -229,12 +234,38 @@ function scored(event) {
 }
 
 /**
- * The turn timer: the seconds left to the person to act, as the server counted them
- * when it sent the message (our clock may differ from the server's, so no time of day).
- * @param {number | null | undefined} left
+ * The clocks a message gives, as seconds left when the server sent it (our clock may
+ * differ from the server's, so no time of day): the turn timer, Pit's sorting period,
+ * and the pause before the next hand. The end of a pause closes the end-of-hand window:
+ * the next hand is on, and no window hides it.
+ * @param {{turn_left?: number | null, sorting_left?: number | null, next_hand?: any}} m
  */
-function startTurnClock(left) {
-  S.turnEnds = left == null ? null : Date.now() + left * 1000;
+function startClocks(m) {
+  const at = Date.now();
+  /** @param {number | null | undefined} left */
+  const ends = (left) => (left == null ? null : at + left * 1000);
+  S.turnEnds = ends(m.turn_left);
+  S.sortingEnds = ends(m.sorting_left);
+  setPause(m.next_hand, at);
+}
+
+/**
+ * The pause between hands as the server says it is (null: none); its end closes the
+ * end-of-hand window.
+ * @param {{left: number, ready: number[], waiting: number[]} | null | undefined} pause
+ * @param {number} at  when the message came (Date.now() ms)
+ */
+function setPause(pause, at) {
+  const was = S.pause;
+  S.pause = pause ? {ends: at + pause.left * 1000, ready: pause.ready, waiting: pause.waiting} : null;
+  if (was && !S.pause && S.dialog === 'summary') closeDialog();
+}
+
+/** Say this seat is ready for the next hand (the end-of-hand window's button). */
+export function sayReady() {
+  if (S.seat == null || !S.pause || !link.socket || !link.socket.isOpen) return false;
+  link.socket.send({type: 'ready', id: 'ready'});
+  return true;
 }
 
 /** A refusal. @param {any} m */
@@ -267,9 +298,14 @@ function onError(m) {
     }
     return;
   }
+  if (m.code === 'no_pause') { // ready just as the hand started: nothing to say
+    setPause(null, Date.now());
+    return;
+  }
   if (S.pending && S.pending.id === m.id) S.pending = null;
   if (['stale', 'bad_version'].includes(m.code)) requestSync('gap');
-  toast(m.reason || m.code);
+  // A refusal may name cards by their codes ("you do not hold KH"): show them as cards.
+  toast(h('span', {}, withSuits(sentence(m.reason || m.code))));
 }
 
 /**
@@ -306,6 +342,7 @@ export function act(text) {
 /** Whether the page may send an action now. */
 export function canAct() {
   if (S.seat == null || S.conn !== 'open' || !S.view || !S.game) return false;
+  if (S.pause) return false; // between hands: the next one starts when everyone is ready
   if (realtime()) return true;
   return !S.pending && S.viewVersion === S.version && !S.syncing;
 }
@@ -341,7 +378,7 @@ export function askRematch() {
 /** Never stay stuck waiting for an answer that will not come. */
 export function watchdog() {
   const now = Date.now();
-  if (S.turnEnds) draw(); // the turn timer counts down
+  if (S.turnEnds || S.sortingEnds || S.pause) draw(); // the countdowns count down
   if (S.syncing && now - S.lastSyncAt > 5000) {
     S.syncing = false;
     requestSync('gap');

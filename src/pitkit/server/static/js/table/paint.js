@@ -12,6 +12,7 @@ import {drawScores} from './scores.js';
 import {drawLog} from './history.js';
 import {drawChat} from './chat.js';
 import {drawReplay} from './replay.js';
+import {drawSummaryPace} from './dialogs.js';
 
 /** Draw the whole page from `S` (the painter of state.js's `draw`). */
 export function paint() {
@@ -35,6 +36,7 @@ export function paint() {
   drawLog();
   drawChat();
   drawReplay();
+  drawSummaryPace();
   // A page that arrived after the match ended shows its result once the game is loaded.
   if (S.over && S.overShown !== S.match && !S.dialog) overFromView();
 }
@@ -60,6 +62,11 @@ function drawHeader() {
   }
   sub.textContent = parts.join(' · ');
   rename.hidden = S.seat == null || !!S.replay;
+  const rules = document.getElementById('rules-link');
+  if (rules instanceof HTMLAnchorElement) {
+    rules.href = `/rules/${encodeURIComponent(S.table.game)}`;
+    rules.hidden = false;
+  }
 }
 
 /** @type {Record<string, string>} */

@@ -21,6 +21,12 @@
  */
 
 /**
+ * The pause before the next hand, as the server last told it: when its countdown runs
+ * out (Date.now() ms), the seats whose players are ready, and those still awaited.
+ * @typedef {{ends: number, ready: number[], waiting: number[]}} NextHand
+ */
+
+/**
  * The state of the page.
  *
  * The connection and the table:
@@ -49,6 +55,8 @@
  * @property {number[]} toAct              the seats to act as of `version`
  * @property {boolean} over                whether the match is over
  * @property {number | null} turnEnds      when the turn timer runs out (Date.now() ms), if it runs
+ * @property {number | null} sortingEnds   when Pit's sorting period ends (Date.now() ms), while it runs
+ * @property {NextHand | null} pause       the pause before the next hand, while it lasts
  * @property {number | null} overShown     the match whose end-of-match window was opened
  * @property {GameEvent[]} handEvents      this hand's events (the view's history)
  * @property {number[] | null} lastScores  the scores after the last hand
@@ -97,6 +105,8 @@ export const S = {
   over: false,
   overShown: null,
   turnEnds: null,
+  sortingEnds: null,
+  pause: null,
   handEvents: [],
   lastScores: null,
   log: [],
