@@ -152,7 +152,7 @@ def test_rules_pages(page: Page, server: ServerThread) -> None:
     expect(page.locator("#title")).to_have_text("Pitty Pat: the rules")
     expect(page.locator("#how p").first).to_be_visible()
     options = page.locator("#options")
-    expect(options.locator("#option-turn_limit")).to_have_text("turn limit")
+    expect(options.locator("#option-turn_limit")).to_have_text("Turns before a hand is a draw")
     text = options.inner_text()
     assert "Default: 1000." in text
     # Words for players: no ruling codes, no option names as the code spells them.

@@ -20,6 +20,7 @@ from pitkit import games
 from pitkit.bots import RandomBot
 from pitkit.core import BadOptionError, IllegalActionError, Match, read_log, write_log
 from pitkit.core.game import Game
+from pitkit.core.narrate import plain
 from tests.games.words import worded
 
 GAMES = games.names()
@@ -240,6 +241,18 @@ def test_rules_options_are_documented_and_parse(name: str) -> None:
     with pytest.raises(BadOptionError, match="unknown option"):
         game.rules.from_options(["no_such_option=1"])
     assert typing.get_type_hints(game.rules)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_rule_options_have_names_for_players(name: str) -> None:
+    # What the lobby and the rules page show: words, never the option's code name
+    # or a ruling's code, and no two options alike.
+    labels = [info.label for info in games.get(name).rules.options()]
+    for info in games.get(name).rules.options():
+        assert info.label[0].isupper(), info.label
+        assert "_" not in info.label, info.label
+        assert plain(info.label) == info.label, info.label
+    assert len(set(labels)) == len(labels)
 
 
 @pytest.mark.parametrize("name", GAMES)

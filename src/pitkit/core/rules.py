@@ -23,9 +23,10 @@ _FALSE = {"false", "off", "no", "0"}
 _INT_LIMIT = 2**63
 
 
-def option(default: Any, doc: str) -> Any:
-    """A rule option with its default and a one-line explanation."""
-    return dataclasses.field(default=default, metadata={"doc": doc})
+def option(default: Any, doc: str, label: str = "") -> Any:
+    """A rule option with its default, a one-line explanation and the short
+    name players read (by default the option's name, in words)."""
+    return dataclasses.field(default=default, metadata={"doc": doc, "label": label})
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class OptionInfo:
     default: Any
     doc: str
     choices: tuple[str, ...] = ()
+    label: str = ""
+    """What players read for the option's name ("Bull & Bear edition")."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,12 @@ class RuleSet:
             hint = hints[f.name]
             out.append(
                 OptionInfo(
-                    f.name, _type_name(hint), f.default, f.metadata.get("doc", ""), _choices(hint)
+                    f.name,
+                    _type_name(hint),
+                    f.default,
+                    f.metadata.get("doc", ""),
+                    _choices(hint),
+                    f.metadata.get("label") or f.name.replace("_", " ").capitalize(),
                 )
             )
         return out

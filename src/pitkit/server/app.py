@@ -354,6 +354,7 @@ def create_app(
                 "rules": [
                     {
                         "name": o.name,
+                        "label": o.label,
                         "type": o.type,
                         "default": o.default,
                         "doc": plain(o.doc),

@@ -15,9 +15,11 @@ class Rules(RuleSet):
     """The options of Ace Pit; the defaults are the seed's game."""
 
     hidden_running_score: bool = option(
-        False, "hide every point total, and the points of each trick, until the game ends (A6)"
+        False,
+        "hide every point total, and the points of each trick, until the game ends (A6)",
+        label="Hide the scores until the end",
     )
-    hands: int = option(11, "hands in a game; the seed's game is 11 (A1)")
+    hands: int = option(11, "hands in a game; the seed's game is 11 (A1)", label="Hands in a game")
 
     def __post_init__(self) -> None:
         super().__post_init__()

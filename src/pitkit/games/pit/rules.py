@@ -19,29 +19,39 @@ class Rules(RuleSet):
     retired = frozenset({"stall_limit"})  # T7: a match never ends for stalled hands
 
     bull_and_bear: bool = option(
-        False, "add the Bull (wild, doubles a full corner) and the Bear (penalty), 3-6 players (T2)"
+        False,
+        "add the Bull (wild, doubles a full corner) and the Bear (penalty), 3-6 players (T2)",
+        label="Bull & Bear edition",
     )
     commodities: str | None = option(
         None,
         "the commodities in play, comma-separated, one a player (default: the most valuable) (T1)",
+        label="Commodities in play",
     )
-    target: int = option(500, "the first player to reach this score after a hand wins (T6)")
+    target: int = option(
+        500, "the first player to reach this score after a hand wins (T6)", label="Points to win"
+    )
     sorting_seconds: int = option(
-        30, "real-time seconds of sorting before the dealer may open the pit; 0 in simulation (T3)"
+        30,
+        "real-time seconds of sorting before the dealer may open the pit; 0 in simulation (T3)",
+        label="Sorting time (seconds)",
     )
     trades_per_player: int = option(
         30,
         "a hand with this many trades per player and no corner is stalled: it scores "
         "nothing and the same dealer deals again (T7)",
+        label="Trades a player before a stalled hand is redealt",
     )
     idle_limit: int = option(
         200,
         "a hand with this many market actions in a row and no trade is stalled (T7)",
+        label="Market moves without a trade before a redeal",
     )
     hand_limit: int | None = option(
         None,
         "end the match after this many hands, the highest score winning; off unless "
         "a table sets it (T7)",
+        label="Most hands before the game stops",
     )
 
     def __post_init__(self) -> None:

@@ -28,31 +28,40 @@ class Rules(RuleSet):
         "informal",
         "informal: the friendly column; tournament: the Darrtown rules "
         "(2-4 individuals, cut for the deal, each deals twice, C1/C3/C10)",
+        label="Rules played",
     )
     dealer_steal: Literal["none", "same", "one_more"] = option(
         "one_more",
         "the dealer may take the high bid for the same amount, for one more (at most 4), "
         "or not at all (C4, C5)",
+        label="The dealer may take the bid",
     )
     jack_to: Literal["captured", "played"] = option(
         "captured",
         "the Jack of trump's point goes to whoever captures it, or whoever plays it (C7)",
+        label="The Jack of trump's point goes to",
     )
     target: int = option(
-        11, "informal: points that win the game, e.g. 11, 15 or 21 (C9); unused in tournaments"
+        11,
+        "informal: points that win the game, e.g. 11, 15 or 21 (C9); unused in tournaments",
+        label="Points to win",
     )
     hands: int | None = option(
-        None, "informal: play this many deals instead of playing to the target (C9)"
+        None,
+        "informal: play this many deals instead of playing to the target (C9)",
+        label="Deals to play (instead of a target)",
     )
     teams: Literal["none", "2x3", "3x2"] = option(
         "none",
         "informal, six players: two teams of three sitting alternately, or three teams "
         "of two sitting opposite (C1)",
+        label="Teams (six players)",
     )
     hand_limit: int = option(
         100,
         "safety stop, not in the rules: after this many hands the game ends "
         "and tied leaders share first place",
+        label="Most hands before the game stops",
     )
 
     def __post_init__(self) -> None:

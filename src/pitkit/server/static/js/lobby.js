@@ -103,7 +103,7 @@ function drawRules() {
     if (o.type === 'bool') {
       input = h('input', {type: 'checkbox', id, checked: !!o.default});
     } else if (o.choices.length) {
-      input = h('select', {id}, o.choices.map((c) => h('option', {value: String(c), selected: c === o.default}, String(c))));
+      input = h('select', {id}, o.choices.map((c) => h('option', {value: String(c), selected: c === o.default}, String(c).replaceAll('_', ' '))));
     } else if (o.type === 'int') {
       input = h('input', {type: 'number', id, value: o.default, step: 1});
     } else {
@@ -113,7 +113,7 @@ function drawRules() {
     input.dataset.type = o.type;
     input.dataset.default = JSON.stringify(o.default);
     return h('div', {class: 'option'},
-      h('label', {for: id}, o.name.replaceAll('_', ' ')), input,
+      h('label', {for: id}, o.label), input,
       h('span', {class: 'doc', id: `${id}-doc`}, `${o.doc}. `,
         h('a', {href: `${rulesPage}#option-${o.name}`, target: '_blank', rel: 'noopener'}, 'More in the rules')));
   }));

@@ -51,7 +51,7 @@ async function start() {
   how.replaceChildren(h('p', {class: 'intro'}, game.summary), ...help.filter((p) => p !== game?.summary).map((p) => h('p', {}, p)));
   const options = /** @type {HTMLElement} */ (document.getElementById('options'));
   options.replaceChildren(...game.rules.flatMap((o) => [
-    h('dt', {id: `option-${o.name}`}, o.name.replaceAll('_', ' ')),
+    h('dt', {id: `option-${o.name}`}, o.label),
     h('dd', {}, `${o.doc[0].toUpperCase()}${o.doc.slice(1)}. Default: ${shown(o.default)}.`),
   ]));
   // Opened from an option's help in the lobby: show that option.

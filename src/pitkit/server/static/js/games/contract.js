@@ -79,7 +79,7 @@
  * @typedef {{
  *   name: string, title: string, summary: string, min_players: number,
  *   max_players: number, default_players: number, realtime: boolean,
- *   rules: {name: string, type: string, default: unknown, choices: unknown[], doc: string}[],
+ *   rules: {name: string, label: string, type: string, default: unknown, choices: unknown[], doc: string}[],
  *   bots: Record<string, string>, heuristic: string | null, opponent: string,
  *   module: string | null, view_schema: JsonSchema | null,
  * }} GameInfo
