@@ -12,7 +12,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -60,6 +60,16 @@ EVENT_KINDS = (pits_event.KIND, pitch_event.KIND)
 
 log = logging.getLogger("pitkit.server")
 STATIC = Path(__file__).parent / "static"
+
+
+@contextlib.contextmanager
+def refused(status: int) -> Iterator[None]:
+    """Turn a `ValueError` raised inside into an HTTP error `status` with its words
+    (a request the table refuses, changing nothing)."""
+    try:
+        yield
+    except ValueError as exc:
+        raise HTTPException(status, str(exc)) from None
 
 
 def _module_url(game: str) -> str | None:
@@ -332,9 +342,12 @@ def create_app(
             raise HTTPException(404, f"there is no table {table_id!r}")
         return table
 
-    def host_only(table: Table, authorization: str | None) -> None:
+    async def hosted(table_id: str, authorization: str | None) -> Table:
+        """The table, for its host alone (403 for any other token)."""
+        table = await table_or_404(table_id)
         if not table.is_host(bearer(authorization)):
             raise HTTPException(403, "this needs the table's host token (Authorization: Bearer)")
+        return table
 
     def invite(request: Request, table: Table, token: str) -> str:
         return f"{site.base_url(request.scope)}/t/{table.id}#token={token}"
@@ -471,12 +484,9 @@ def create_app(
         authorization: Authorization = None,
     ) -> Reopened:
         """Host: seat a bot, or reopen the seat with a new invitation (old token void)."""
-        table = await table_or_404(table_id)
-        host_only(table, authorization)
-        try:
+        table = await hosted(table_id, authorization)
+        with refused(400):
             token = await table.set_seat(seat, body.bot)
-        except ValueError as exc:
-            raise HTTPException(400, str(exc)) from None
         return Reopened(
             seat=seat,
             token=token,
@@ -491,12 +501,9 @@ def create_app(
         authorization: Authorization = None,
     ) -> dict[str, Any]:
         """Host: rename the player in a seat. The player is told, and so is the table."""
-        table = await table_or_404(table_id)
-        host_only(table, authorization)
-        try:
+        table = await hosted(table_id, authorization)
+        with refused(400):
             await table.rename_seat(seat, body.name)
-        except ValueError as exc:
-            raise HTTPException(400, str(exc)) from None
         return table.info()
 
     @app.post("/api/tables/{table_id}/seats/{seat}/move", tags=["host"])
@@ -508,30 +515,23 @@ def create_app(
     ) -> dict[str, Any]:
         """Host: swap two seats' occupants, tokens and sockets (during a match, their
         hands): each moved player's page is sent its new seat's view; all are told."""
-        table = await table_or_404(table_id)
-        host_only(table, authorization)
-        try:
+        table = await hosted(table_id, authorization)
+        with refused(400):
             await table.move_seat(seat, body.to)
-        except ValueError as exc:
-            raise HTTPException(400, str(exc)) from None
         return table.info()
 
     @app.post("/api/tables/{table_id}/start", tags=["host"])
     async def start(table_id: TableId, authorization: Authorization = None) -> dict[str, Any]:
         """Host: start without waiting; bots play the open seats until people claim them."""
-        table = await table_or_404(table_id)
-        host_only(table, authorization)
-        try:
+        table = await hosted(table_id, authorization)
+        with refused(409):
             await table.start()
-        except ValueError as exc:
-            raise HTTPException(409, str(exc)) from None
         return table.info()
 
     @app.post("/api/tables/{table_id}/rematch", tags=["host"])
     async def rematch(table_id: TableId, authorization: Authorization = None) -> dict[str, Any]:
         """Host: start the next match with the same seats now."""
-        table = await table_or_404(table_id)
-        host_only(table, authorization)
+        table = await hosted(table_id, authorization)
         try:
             await table.rematch(None)
         except ProtocolError as exc:
@@ -542,8 +542,7 @@ def create_app(
     async def close_table(table_id: TableId, authorization: Authorization = None) -> dict[str, Any]:
         """Host: close the table for good. Its bots stop, nobody can move again,
         and what was played stays readable (the log of a match cut short stays private)."""
-        table = await table_or_404(table_id)
-        host_only(table, authorization)
+        table = await hosted(table_id, authorization)
         await table.shut("the host closed the table")
         return table.info()
 
