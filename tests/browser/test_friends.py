@@ -171,6 +171,8 @@ def test_three_friends_and_bots_play_together(
     # Cyd reloads in the middle of the match and is back in her seat.
     cyd.page.reload()
     cyd.page.wait_for_selector("body[data-seat='2'][data-state=playing]")
+    # (On a phone the chat lies below the table: back up to the table for the picture.)
+    ann.page.evaluate("document.querySelector('.layout').scrollTo(0, 0)")
     screenshot(ann.page, f"friends-pitty-pat-{viewport}", full_page=False)
 
     play_match(friends)
@@ -210,6 +212,7 @@ def test_three_friends_and_bots_play_together(
     table_id = host_a_table(
         ann, server, "pit", ["open", "open", "sensible", "sensible"], sorting_seconds=3
     )
+    wait_state(ann.page, "waiting")
     bea_link, cyd_link = invitations(ann)
     for friend, link in ((bea, bea_link), (cyd, cyd_link)):
         friend.page.goto(link)  # they are known now: no name asked
