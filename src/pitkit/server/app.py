@@ -14,7 +14,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, MutableMapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket
 from fastapi import Path as InPath
@@ -568,17 +568,9 @@ def create_app(
             raise HTTPException(409, "the log is published once the match is over")
         text = logs.get((table.id, number))
         if text is None:
-            header = {
-                "game": table.game.name,
-                "players": table.players,
-                "rules": table.rules.to_json(),
-                "seed": seed,
-            }
             # Off the event loop, and kept: a long match's log is megabytes of JSON.
-            text = await asyncio.to_thread(_log_text, header, events)
-            logs[(table.id, number)] = text
-            while len(logs) > limits.logs_cached:
-                del logs[next(iter(logs))]
+            text = await asyncio.to_thread(_log_text, _header(table, seed), events)
+            _keep(logs, (table.id, number), text, limits.logs_cached)
         return PlainTextResponse(text, media_type="application/x-ndjson")
 
     @app.get("/api/tables/{table_id}/matches/{number}/replay", tags=["lobby"])
@@ -616,12 +608,7 @@ def create_app(
                 f"this match is too long to replay here ({len(steps) - 1:,} moves; at most "
                 f"{limits.replay_steps - 1:,}): its log can be replayed with pitkit replay",
             )
-        header = {
-            "game": table.game.name,
-            "players": table.players,
-            "rules": table.rules.to_json(),
-            "seed": seed,
-        }
+        header = _header(table, seed)
         labels = [s.label for s in table.seats]
         try:
             # Off the event loop, and kept: every version's view is CPU work.
@@ -639,9 +626,7 @@ def create_app(
         except Exception:
             log.exception("table %s: match %d does not replay", table.id, number)
             raise HTTPException(500, "this match does not replay") from None
-        replays[key] = text
-        while len(replays) > limits.logs_cached:
-            del replays[next(iter(replays))]
+        _keep(replays, key, text, limits.logs_cached)
         return Response(text, media_type="application/json")
 
     @app.get("/healthz", tags=["server"])
@@ -702,6 +687,26 @@ def create_app(
             pump.cancel()
 
     return app
+
+
+K = TypeVar("K")
+
+
+def _header(table: Table, seed: int) -> dict[str, Any]:
+    """The first line of a table's match log: what replays it."""
+    return {
+        "game": table.game.name,
+        "players": table.players,
+        "rules": table.rules.to_json(),
+        "seed": seed,
+    }
+
+
+def _keep(cache: MutableMapping[K, str], key: K, text: str, most: int) -> None:
+    """Keep `text` in `cache`, dropping the oldest entries beyond `most`."""
+    cache[key] = text
+    while len(cache) > most:
+        del cache[next(iter(cache))]
 
 
 def _log_text(header: dict[str, Any], events: list[dict[str, Any]]) -> str:
