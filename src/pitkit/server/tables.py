@@ -142,6 +142,12 @@ class Seat:
     timer: asyncio.TimerHandle | None = None
     rematch: bool = False
 
+    def stop_timer(self) -> None:
+        """Forget the absence timer, if one runs (the player is back, or gone for good)."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
     def record(self) -> SeatRecord:
         """This seat as stored."""
         return SeatRecord(self.index, self.kind, self.bot, self.name, self.token_hash)
@@ -501,9 +507,7 @@ class Table:
             else:
                 conn.seat = seat.index
                 seat.conns.add(conn)
-                if seat.timer is not None:
-                    seat.timer.cancel()
-                    seat.timer = None
+                seat.stop_timer()
                 seat.away = False
             welcome = self._welcome(conn)
             if secret is not None:
@@ -717,14 +721,10 @@ class Table:
             await self.store.run(storage.save_seat(self.id, new))
             seat.kind, seat.bot, seat.name, seat.token_hash = new.kind, bot, None, new.token_hash
             seat.away, seat.rematch = False, False
-            if seat.timer is not None:
-                seat.timer.cancel()
-                seat.timer = None
+            seat.stop_timer()
             change = "gave {}seat to a bot" if bot is not None else "opened {}seat for someone else"
             self._let_go(seat, "The host " + change.format("your ") + ".")
-            self._bots.pop(index, None)
-            if bot is not None and self.match is not None:
-                self._bots[index] = self.thinker.make(self.game, bot, secrets.randbits(32))
+            self._seat_bot(seat)
             self._broadcast_table()
             if held:
                 self._tell(lambda _: "The host " + change.format(f"{label}'s "))
@@ -748,10 +748,17 @@ class Table:
             await self.store.run(storage.save_seat(self.id, new))
             seat.kind, seat.bot, seat.name, seat.token_hash = "player", None, name, new.token_hash
             self._let_go(seat, "this seat was opened on another device")
-            self._bots.pop(index, None)
+            self._seat_bot(seat)
             self._broadcast_table()
         self._schedule_bots()
         return token
+
+    def _seat_bot(self, seat: Seat) -> None:
+        """The bot that plays `seat` now that its occupant changed: a fresh one for a
+        bot seat during a match (a new match makes its own, `_new_bots`), else none."""
+        self._bots.pop(seat.index, None)
+        if seat.kind == "bot" and seat.bot is not None and self.match is not None:
+            self._bots[seat.index] = self.thinker.make(self.game, seat.bot, secrets.randbits(32))
 
     def _changeable(self, index: int) -> Seat:
         """Seat `index`, if the host may still change it (ValueError says why not)."""
@@ -828,16 +835,10 @@ class Table:
             swap = {a.index: b.index, b.index: a.index}
             self._claimed = {k: swap.get(v, v) for k, v in self._claimed.items()}
             for seat in (a, b):
-                if seat.timer is not None:  # it was the other occupant's
-                    seat.timer.cancel()
-                    seat.timer = None
+                seat.stop_timer()  # it was the other occupant's
                 self._watch_absence(seat)
                 # A bot's memory is of the hand it played: the seat's new bot starts afresh.
-                self._bots.pop(seat.index, None)
-                if seat.kind == "bot" and seat.bot is not None and self.match is not None:
-                    self._bots[seat.index] = self.thinker.make(
-                        self.game, seat.bot, secrets.randbits(32)
-                    )
+                self._seat_bot(seat)
                 for conn in seat.conns:
                     conn.seat = seat.index
             self.touched = time.time()
@@ -1066,9 +1067,7 @@ class Table:
         self._stop_turn_clock()
         self._drop_pause()
         for seat in self.seats:
-            if seat.timer is not None:
-                seat.timer.cancel()
-                seat.timer = None
+            seat.stop_timer()
         for task in self._bot_tasks.values():
             task.cancel()
         self._signal()
@@ -1422,8 +1421,7 @@ class Table:
         if self._recheck is not None:
             self._recheck.cancel()
         for seat in self.seats:
-            if seat.timer is not None:
-                seat.timer.cancel()
+            seat.stop_timer()
         tasks = list(self._bot_tasks.values())
         for task in tasks:
             task.cancel()
