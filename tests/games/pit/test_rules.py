@@ -359,6 +359,20 @@ def test_t4_an_open_offer_may_be_the_payment() -> None:
     assert holding(hand, 1) == "9 barley"
     with pytest.raises(IllegalActionError, match="offer #1 was paid to seat 1 for offer #2"):
         hand.apply(2, "accept 0 corn #1")
+    # Everyone saw the buyer's offer leave the table as the payment; the
+    # cards stay between the two.
+    trade = hand.log[-1]
+    assert trade.public == {"offer": 2, "seller": 1, "buyer": 0, "count": 4, "paid_with": 1}
+    assert "barley" not in str(trade.seen_by(2)) and "wheat" not in str(trade.seen_by(2))
+
+
+def test_t4_a_payment_from_cards_not_on_offer_is_not_called_an_offer() -> None:
+    hand = stacked_hand(["5 wheat, 4 barley", "4 wheat, 5 barley", "9 corn"])
+    hand.apply(0, "offer 4 barley")
+    hand.apply(2, "offer 1 corn")
+    hand.apply(0, "accept 2 wheat")
+    assert "paid_with" not in hand.log[-1].public
+    assert hand.offers[0].count == 4
 
 
 def test_t4_only_the_two_sides_learn_the_cards() -> None:

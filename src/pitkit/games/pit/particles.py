@@ -369,7 +369,10 @@ def _trade(
         paid = seen[0]
     else:
         known = None if seen is None else seen[1]
-        payment, fits = _payment(p, buyer, public["count"], known, me, rng)
+        if "paid_with" in public:  # the buyer's own offer paid (all saw it go)
+            payment, fits = _paid_with_offer(p, buyer, public["paid_with"], known, me)
+        else:
+            payment, fits = _payment(p, buyer, public["count"], known, me, rng)
         if payment is None:
             return 0.0
         paid, weight = payment, weight * fits
@@ -380,22 +383,32 @@ def _trade(
     return weight
 
 
+def _paid_with_offer(
+    p: Particle, buyer: int, number: int, known: Lot | None, me: int
+) -> tuple[Lot | None, float]:
+    """`buyer` paid with its own open offer `number` (`known`, if `me` got it)."""
+    own = p.offers.pop(buyer, None)
+    if own is None or own[0] != number:
+        return None, 0.0
+    if known is None or known == own[1]:
+        return own[1], 1.0
+    # The particle put up other cards than `me` got: as for a seller's offer.
+    return known, _swap(p, buyer, own[1], known, me)
+
+
 def _payment(
     p: Particle, buyer: int, count: int, known: Lot | None, me: int, rng: random.Random
 ) -> tuple[Lot | None, float]:
     """What `buyer` pays `count` cards with, and how likely (`known`, if `me`
-    saw it): cards not on offer, or else its own offer of that size."""
+    saw it), from its cards not on offer (its offer paying is said aloud:
+    `_paid_with_offer`)."""
     free = p.free[buyer]
-    own = p.offers.get(buyer)
     odds = _payment_odds(tuple(p.holding(buyer)), tuple(free), count)
     payable = [(lot, w) for lot, w in odds if known is None or lot == known]
     if payable:
         lot, total = _pick(payable, rng)
         _take(free, lot)
         return lot, total
-    if own is not None and own[1].size == count and known in (None, own[1]):
-        del p.offers[buyer]
-        return own[1], 1.0
     if known is None:
         return None, 0.0
     weight = _repair(p, buyer, known, me)

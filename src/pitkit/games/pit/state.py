@@ -624,9 +624,12 @@ class PitHand(State[PitAction]):
         seller = offer.seat
         del self.offers[seller]
         bought, sold = self.free[buyer], self.free[seller]
+        public = {"offer": offer.id, "seller": seller, "buyer": buyer, "count": offer.count}
         if own_offer:
             own = self.offers.pop(buyer)
             paid = own.facts
+            # Everyone sees the buyer's own offer leave the table as its payment.
+            public["paid_with"] = own.id
             self.fates[own.id] = (buyer, f"paid to seat {seller} for offer #{offer.id}")
         else:
             for i, n in payment.needs():
@@ -642,13 +645,7 @@ class PitHand(State[PitAction]):
         self.fates[offer.id] = (seller, f"taken by seat {buyer}")
         self.trades.append(Trade(offer.id, seller, buyer, offer.count))
         self.idle = 0
-        self.log.append(
-            Event(
-                "trade",
-                {"offer": offer.id, "seller": seller, "buyer": buyer, "count": offer.count},
-                {seller: _side(paid, got), buyer: _side(got, paid)},
-            )
-        )
+        self.log.append(Event("trade", public, {seller: _side(paid, got), buyer: _side(got, paid)}))
 
     def _check_limits(self) -> None:
         """pitkit's safety limits: a market that never corners ends unscored."""
