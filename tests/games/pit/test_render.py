@@ -67,6 +67,16 @@ def test_offers_read_you_for_the_offerer_and_a_count_for_the_others() -> None:
     assert [describe(e.seen_by(1), BIX) for e in withdrawn] == [f"Ada withdraws offer #{mine}."]
 
 
+def test_a_payment_with_ones_own_offer_is_told_to_everyone() -> None:
+    hands = ["2 wheat, 7 corn", "7 wheat, 2 barley", "7 barley, 2 corn"]
+    match = stacked_match(hands, dealer=0, commodities=THREE)
+    first = match.apply(0, "offer 2 wheat")[0].public["offer"]
+    second = match.apply(1, "offer 2 barley")[0].public["offer"]
+    trade = match.apply(0, "accept 1 wheat")[-1]
+    told = f"Ada takes Bix's 2 (#{second}), paying with offer #{first}."
+    assert describe(trade.seen_by(2), Narrator.named(NAMES[:3], 2)) == told
+
+
 def test_a_corner_with_the_bull_and_the_bear() -> None:
     hands = ["9 wheat", "9 barley, bull", "9 corn, bear"]
     match = stacked_match(hands, dealer=0, bull_and_bear=True, commodities=THREE)

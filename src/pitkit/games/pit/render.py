@@ -69,7 +69,10 @@ def describe(event: Mapping[str, Any], say: Narrator) -> str | None:
     if kind == "trade":
         seller = event["seller"]
         whose = "your" if seller == say.reader else f"{say.name(seller)}'s"
-        text = f"{say.does(event['buyer'], 'takes')} {whose} {event['count']} (#{event['offer']})."
+        text = f"{say.does(event['buyer'], 'takes')} {whose} {event['count']} (#{event['offer']})"
+        if event.get("paid_with") is not None:
+            text += f", paying with offer #{event['paid_with']}"
+        text += "."
         return text + (f" You receive {event['received']}." if event.get("received") else "")
     if kind == "penalty":
         reason = say.with_names(str(event.get("reason", "")))
