@@ -9,6 +9,7 @@ import pytest
 from pitkit.cards import Commodity
 from pitkit.games import get
 from pitkit.games.pit import Accept, Offer, PitAction, PitHand, SensibleTrader, particles
+from pitkit.games.pit.belief import known_holdings
 from pitkit.games.pit.market import GOODS, KINDS, Lot, lot_of
 from pitkit.games.pit.particles import (
     Particle,
@@ -150,7 +151,7 @@ def test_it_names_what_sensible_traders_collect_far_more_often_than_a_random_dea
 
 class _Reader(SensibleTrader):
     """A sensible trader that also reads the hand at every look, noting when
-    no particle fits what it has seen."""
+    no particle fits what it has seen and knows."""
 
     def __init__(self, seed: int) -> None:
         super().__init__(seed)
@@ -158,7 +159,8 @@ class _Reader(SensibleTrader):
 
     def trade(self, hand: PitHand, player: int) -> PitAction | None:
         self.looks += 1
-        self.lost += particles.draw(hand, player, random.Random(0)) is None
+        bounds = known_holdings(hand, player)
+        self.lost += particles.draw(hand, player, random.Random(0), bounds) is None
         return super().trade(hand, player)
 
 

@@ -91,9 +91,10 @@ def sample_unseen(hand: H, seat: int | None, rng: random.Random) -> H:
     """A copy of `hand` with the cards `seat` cannot see dealt anew,
     consistently with `known_holdings` and with every open offer (see the module)."""
     if seat is not None:
-        particle = draw(hand, seat, rng)
+        bounds = known_holdings(hand, seat)
+        particle = draw(hand, seat, rng, bounds)
         if particle is not None:
-            return _dealt(hand, seat, particle, rng)
+            return _dealt(hand, seat, particle, bounds, rng)
     return sample_bounded(hand, seat, rng)
 
 
@@ -125,11 +126,13 @@ def sample_bounded(hand: H, seat: int | None, rng: random.Random) -> H:
     return new
 
 
-def _dealt(hand: H, seat: int, particle: Particle, rng: random.Random) -> H:
+def _dealt(
+    hand: H, seat: int, particle: Particle, bounds: dict[int, list[int]], rng: random.Random
+) -> H:
     """A copy of `hand` holding the particle's cards (see `particles`), a few
     of them swapped (`JITTER`)."""
     free = {s: list(particle.free[s]) for s in range(hand.players) if s != seat}
-    _jitter(free, particle, known_holdings(hand, seat), rng)
+    _jitter(free, particle, bounds, rng)
     new = hand.clone()
     for s, counts in free.items():
         new._set_zone(f"hand {s}", [KINDS[i] for i, n in enumerate(counts) for _ in range(n)])

@@ -66,6 +66,9 @@ __all__ = [
     "keenness",
 ]
 
+Bounds = Mapping[int, Sequence[int]]
+"""Seat -> the fewest cards of each kind (`market.KINDS` order) it must hold."""
+
 PARTICLES = 1024
 """Deals the filter follows."""
 LEAD = 0.08
@@ -219,14 +222,20 @@ class Reading:
             self._replay(event)
         self.read, self.last = len(events), events[-1]
 
-    def draw(self, hand: PitHand, rng: random.Random) -> Particle | None:
+    def draw(
+        self, hand: PitHand, rng: random.Random, bounds: Bounds | None = None
+    ) -> Particle | None:
         """A particle drawn by weight among those that end where `hand` is
-        (each seat's number of cards, each open offer's number); None if none does."""
+        (each seat's number of cards, each open offer's number) and hold
+        at least `bounds` (seat -> fewest cards of each kind it must hold);
+        None if none does."""
         if self._fits is None or self._fits[0] != self.read:
             fits = [
                 i
                 for i, p in enumerate(self.particles)
-                if self.weights[i] > 0 and _ends_at(p, hand, self.seat)
+                if self.weights[i] > 0
+                and _ends_at(p, hand, self.seat)
+                and (bounds is None or _within(p, bounds))
             ]
             self._fits = (self.read, fits, [self.weights[i] for i in fits])
         _, fits, weights = self._fits
@@ -286,7 +295,9 @@ _READINGS: dict[tuple[int, int], Reading] = {}
 _LOCK = threading.Lock()
 
 
-def draw(hand: PitHand, seat: int, rng: random.Random) -> Particle | None:
+def draw(
+    hand: PitHand, seat: int, rng: random.Random, bounds: Bounds | None = None
+) -> Particle | None:
     """A particle of `seat`'s reading of `hand` (see `Reading.draw`), the
     reading brought up to date first: carried on from the last reading of
     this hand if there is one, else made anew."""
@@ -299,7 +310,7 @@ def draw(hand: PitHand, seat: int, rng: random.Random) -> Particle | None:
                 del _READINGS[next(iter(_READINGS))]  # the oldest
             _READINGS[key] = reading
         reading.catch_up(hand)
-        return reading.draw(hand, rng)
+        return reading.draw(hand, rng, bounds)
 
 
 def forget() -> None:
@@ -510,6 +521,16 @@ def _initial_cards(hand: PitHand, seat: int) -> list[int]:
             for name in mine["gave"]:
                 counts[INDEX[PitCard(name)]] += 1
     return counts
+
+
+def _within(p: Particle, bounds: Bounds) -> bool:
+    """Whether every seat in `bounds` holds at least its bound of each kind
+    (mending a particle to fit the seat's own trades may break one)."""
+    for s, bound in bounds.items():
+        held = p.holding(s)
+        if any(have < need for have, need in zip(held, bound, strict=True)):
+            return False
+    return True
 
 
 def _ends_at(p: Particle, hand: PitHand, seat: int) -> bool:
