@@ -169,12 +169,10 @@ def test_a_reading_follows_real_time_trading_to_the_end(monkeypatch: pytest.Monk
     # a kind are in it); the trade says so aloud, and the particles follow.
     # Before it did, no particle fitted at 45% of a trader's looks.
     monkeypatch.setattr(particles, "PARTICLES", 128)
-    readers = []
-    for seed in range(4):
+    readers = [_Reader(seed) for seed in range(4)]
+    for seed, reader in enumerate(readers):
         match = GAME.new_match(4, {"hand_limit": 1}, seed=seed)
-        bots = [_Reader(seed), *(SensibleTrader(seed * 10 + s) for s in range(1, 4))]
-        play_match(match, bots, seed)
-        readers.append(bots[0])
+        play_match(match, [reader, *(SensibleTrader(seed * 10 + s) for s in range(1, 4))], seed)
     looks = sum(r.looks for r in readers)
     assert looks > 40
     assert sum(r.lost for r in readers) <= looks // 50
