@@ -118,7 +118,7 @@ def test_every_particle_drawn_holds_the_hidden_cards_and_ends_where_the_hand_is(
         reading.catch_up(hand)
         hidden = [sum(hand.holding(s)[k] for s in range(4) if s != 1) for k in range(len(KINDS))]
         for draw in range(10):
-            particle = reading.draw(hand, random.Random(draw))
+            particle = reading.draw(hand, random.Random(draw), known_holdings(hand, 1))
             assert isinstance(particle, Particle)
             others = [particle.holding(s) for s in range(4) if s != 1]
             assert [sum(h[k] for h in others) for k in range(len(KINDS))] == hidden

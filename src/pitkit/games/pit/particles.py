@@ -222,20 +222,18 @@ class Reading:
             self._replay(event)
         self.read, self.last = len(events), events[-1]
 
-    def draw(
-        self, hand: PitHand, rng: random.Random, bounds: Bounds | None = None
-    ) -> Particle | None:
+    def draw(self, hand: PitHand, rng: random.Random, bounds: Bounds) -> Particle | None:
         """A particle drawn by weight among those that end where `hand` is
         (each seat's number of cards, each open offer's number) and hold
-        at least `bounds` (seat -> fewest cards of each kind it must hold);
-        None if none does."""
+        at least `bounds`, what the seat knows of the others' cards
+        (`belief.known_holdings`); None if none does. The particles that fit
+        are kept until the reading goes on, so `bounds` must be of the same
+        point of the hand."""
         if self._fits is None or self._fits[0] != self.read:
             fits = [
                 i
                 for i, p in enumerate(self.particles)
-                if self.weights[i] > 0
-                and _ends_at(p, hand, self.seat)
-                and (bounds is None or _within(p, bounds))
+                if self.weights[i] > 0 and _ends_at(p, hand, self.seat) and _within(p, bounds)
             ]
             self._fits = (self.read, fits, [self.weights[i] for i in fits])
         _, fits, weights = self._fits
@@ -295,9 +293,7 @@ _READINGS: dict[tuple[int, int], Reading] = {}
 _LOCK = threading.Lock()
 
 
-def draw(
-    hand: PitHand, seat: int, rng: random.Random, bounds: Bounds | None = None
-) -> Particle | None:
+def draw(hand: PitHand, seat: int, rng: random.Random, bounds: Bounds) -> Particle | None:
     """A particle of `seat`'s reading of `hand` (see `Reading.draw`), the
     reading brought up to date first: carried on from the last reading of
     this hand if there is one, else made anew."""
