@@ -142,11 +142,12 @@ def sit_down(page: Page, server: ServerThread, game: str, bot: str) -> None:
         if my_turn(page):
             click_simplest(page)
         page.wait_for_timeout(100)
-    # Playwright scrolls what it clicks into view, in every scrolling box around it, as
+    # Playwright scrolls what it clicks into view, in every scrolling box around it and
+    # the page itself (seen at 1280x657 and 390x844 under load), as
     # a finger does not (on a busy machine a button may be mid-redraw when clicked):
     # back to where a player's screen would be, then the page has time to scroll by
     # itself if it ever does.
-    page.evaluate("document.querySelector('.layout').scrollTop = 0")
+    page.evaluate("document.querySelector('.layout').scrollTop = 0; window.scrollTo(0, 0)")
     page.wait_for_timeout(300)  # the last redraw settles
 
 
