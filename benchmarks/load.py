@@ -16,7 +16,7 @@ table's four seats are `sensible` bots at a person's pace.
 PostgreSQL (tests/postgres.py; `--database` for a PostgreSQL server of one's
 own), N `pitkit serve` workers on it (benchmarks/load_worker.py, every
 per-address cap lifted, since all clients come from 127.0.0.1) and HAProxy in
-front (pitkit.server.proxy); the clients reach the proxy only. `--compare 1,2`
+front (pitkit.server.ops.proxy); the clients reach the proxy only. `--compare 1,2`
 runs 1 worker then 2 in one invocation and prints a markdown table, with the
 CPU seconds each process used in the measured window (from /proc).
 
@@ -403,7 +403,7 @@ def _cluster(
     proxy_log: Path,
 ) -> Iterator[Servers]:
     """`workers` workers on a fresh database of `server_url`'s PostgreSQL, behind HAProxy."""
-    from pitkit.server.proxy import haproxy_config, start_haproxy
+    from pitkit.server.ops.proxy import haproxy_config, start_haproxy
 
     with _fresh_database(server_url) as url:
         procs: list[subprocess.Popen[bytes]] = []

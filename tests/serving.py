@@ -11,8 +11,8 @@ import httpx
 import uvicorn
 
 from pitkit.server import Limits, create_app
-from pitkit.server.guards import server_config
-from pitkit.server.settings import database_url
+from pitkit.server.ops.settings import database_url
+from pitkit.server.web.guards import server_config
 
 
 class ServingThread:

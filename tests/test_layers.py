@@ -19,7 +19,7 @@ from pathlib import Path
 import pitkit
 
 SRC = Path(pitkit.__file__).parent
-ORDER = ["cards", "core", "games", "play", "bots", "arena", "adapters", "server", "cli"]
+ORDER = ["cards", "core", "games", "play", "bots", "arena", "tournaments", "adapters", "server", "cli"]
 """The layers in order; of the last two, the CLI may start the server."""
 OPTIONAL = "adapters"
 """A client layer that no other layer imports: it needs the optional extra."""

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from pitkit.server.settings import Limits
+from pitkit.server.ops.settings import Limits
 from tests.serving import ServingThread
 
 CHROMIUM = Path(os.environ.get("PITKIT_CHROMIUM", "/usr/bin/chromium"))

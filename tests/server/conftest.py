@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from pitkit.server import Limits
-from pitkit.server.settings import database_url
+from pitkit.server.ops.settings import database_url
 from tests.postgres import REQUIRE_ENV, PostgresServer, PostgresUnavailableError
 from tests.serving import ServingThread
 

@@ -19,11 +19,11 @@ from sqlalchemy import select
 from typer.testing import CliRunner
 
 from pitkit.cli import app as cli
-from pitkit.server import storage
-from pitkit.server.backup import BackupError, backup, restore
 from pitkit.server.client import TableClient
-from pitkit.server.settings import database_url
-from pitkit.server.storage import make_engine, metadata
+from pitkit.server.ops.settings import database_url
+from pitkit.server.store import storage
+from pitkit.server.store.backup import BackupError, backup, restore
+from pitkit.server.store.storage import make_engine, metadata
 from tests.server.conftest import FAST, ServerThread, run
 
 Rows = dict[str, list[dict[str, Any]]]

@@ -18,8 +18,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from pitkit.server.client import RandomPlayer, TableClient
-from pitkit.server.owners import PostgresOwners
-from pitkit.server.proxy import find_haproxy, haproxy_config, start_haproxy
+from pitkit.server.ops.proxy import find_haproxy, haproxy_config, start_haproxy
+from pitkit.server.store.owners import PostgresOwners
 from tests.postgres import REQUIRE_ENV, PostgresServer
 from tests.server.conftest import FAST, ServerThread, run
 from tests.server.processes import Process, acknowledged_are_stored, free_port, wait_until_healthy

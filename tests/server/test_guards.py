@@ -20,7 +20,7 @@ from websockets.exceptions import InvalidMessage, InvalidStatus
 from websockets.typing import Origin
 
 from pitkit.server import Limits, create_app
-from pitkit.server.guards import Site
+from pitkit.server.web.guards import Site
 from tests import serving
 from tests.server.conftest import FAST, ServerThread, run
 

@@ -20,10 +20,13 @@ from sqlalchemy import Connection
 
 from pitkit import games
 from pitkit.bots.search import Budget
-from pitkit.server import Limits, app, manager, storage
+from pitkit.server import Limits
 from pitkit.server.client import TableClient
-from pitkit.server.settings import database_url
-from pitkit.server.thinking import Thinker
+from pitkit.server.live import manager
+from pitkit.server.live.thinking import Thinker
+from pitkit.server.ops.settings import database_url
+from pitkit.server.store import storage
+from pitkit.server.web import app
 from tests.server.conftest import FAST, ServerThread, run
 from tests.server.processes import Process, free_port
 

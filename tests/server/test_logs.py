@@ -25,12 +25,13 @@ import pytest
 import uvicorn
 from websockets.asyncio.client import connect
 
-from pitkit.server import app as app_module
-from pitkit.server import create_app, logs
+from pitkit.server import create_app
 from pitkit.server.client import TableClient
-from pitkit.server.guards import server_config
-from pitkit.server.protocol import parse as real_parse
-from pitkit.server.settings import database_url
+from pitkit.server.live.protocol import parse as real_parse
+from pitkit.server.ops import logs
+from pitkit.server.ops.settings import database_url
+from pitkit.server.web import app as app_module
+from pitkit.server.web.guards import server_config
 from tests.server.conftest import FAST, run
 
 

@@ -13,9 +13,9 @@ from sqlalchemy import Connection, text
 from sqlalchemy.exc import DBAPIError
 
 from pitkit.server.client import RandomPlayer, TableClient
-from pitkit.server.metrics import STATUSES, Metrics
-from pitkit.server.settings import database_url
-from pitkit.server.storage import Store, StoreTimeoutError
+from pitkit.server.ops.metrics import STATUSES, Metrics
+from pitkit.server.ops.settings import database_url
+from pitkit.server.store.storage import Store, StoreTimeoutError
 from tests.server.conftest import ServerThread, run
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]

@@ -13,8 +13,8 @@ from alembic.config import Config
 from alembic.migration import MigrationContext
 from sqlalchemy import Engine, inspect, text
 
-import pitkit.server.storage as storage
-from pitkit.server.storage import make_engine, metadata, migrate
+import pitkit.server.store.storage as storage
+from pitkit.server.store.storage import make_engine, metadata, migrate
 
 SCHEMA = {
     "tables",

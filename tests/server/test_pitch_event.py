@@ -14,8 +14,8 @@ from typing import Any
 
 import httpx
 
-from pitkit.server.events import Entry, replay
-from pitkit.server.pitch_event import KIND as PITCH
+from pitkit.tournaments.log import Entry, replay
+from pitkit.tournaments.pitch import KIND as PITCH
 from tests.server.conftest import FAST, ServerThread, run
 from tests.server.test_events import Desk
 

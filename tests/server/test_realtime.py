@@ -7,7 +7,7 @@ import time
 
 from pitkit import play
 from pitkit.server.client import TableClient
-from pitkit.server.settings import NORMAL_BOT_DELAY
+from pitkit.server.ops.settings import NORMAL_BOT_DELAY
 from tests.server.conftest import ServerThread, run
 
 SORTING = 2

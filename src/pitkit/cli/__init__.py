@@ -29,7 +29,7 @@ from pitkit.core.state import State
 from pitkit.play import play_turns
 
 if TYPE_CHECKING:
-    from pitkit.server.backup import Summary
+    from pitkit.server.store.backup import Summary
 
 app = typer.Typer(
     help="pitkit: the Pit family of card games. Play, simulate and study them.",
@@ -637,7 +637,7 @@ def proxy(
     robin; start each worker with --trusted-proxy for the proxy's address
     (docs/deploy.md).
     """
-    from pitkit.server.proxy import exec_haproxy, haproxy_config
+    from pitkit.server.ops.proxy import exec_haproxy, haproxy_config
 
     try:
         config = haproxy_config(listen, worker)
@@ -691,9 +691,9 @@ def db_backup(
     """
     from sqlalchemy.exc import SQLAlchemyError
 
-    from pitkit.server.backup import BackupError, backup
-    from pitkit.server.settings import database_url
-    from pitkit.server.storage import make_engine
+    from pitkit.server.ops.settings import database_url
+    from pitkit.server.store.backup import BackupError, backup
+    from pitkit.server.store.storage import make_engine
 
     # The report goes to stderr when the backup itself goes to stdout.
     out = Console(highlight=False, stderr=True) if file == "-" else console
@@ -737,9 +737,9 @@ def db_restore(
     """
     from sqlalchemy.exc import SQLAlchemyError
 
-    from pitkit.server.backup import BackupError, restore
-    from pitkit.server.settings import database_url
-    from pitkit.server.storage import make_engine
+    from pitkit.server.ops.settings import database_url
+    from pitkit.server.store.backup import BackupError, restore
+    from pitkit.server.store.storage import make_engine
 
     engine = make_engine(database_url(str(data), database))
     try:

@@ -10,8 +10,8 @@ import contextlib
 import gc
 import sys
 
-from pitkit.server.app import create_app
-from pitkit.server.settings import Limits, TableSettings, database_url
+from pitkit.server.ops.settings import Limits, TableSettings, database_url
+from pitkit.server.web.app import create_app
 
 __all__ = ["Limits", "TableSettings", "create_app", "serve", "tune_process"]
 
@@ -37,7 +37,7 @@ def serve(
     """
     import uvicorn
 
-    from pitkit.server.guards import Site, raise_open_files_limit, server_config
+    from pitkit.server.web.guards import Site, raise_open_files_limit, server_config
 
     limits = limits or Limits()
     site = Site(host, public_url, trusted_proxies)

@@ -17,13 +17,14 @@ from typing import Any
 
 from pitkit import bots as bot_registry
 from pitkit import games
-from pitkit.server import storage
-from pitkit.server.metrics import Metrics
-from pitkit.server.owners import Owners, SoleOwner
-from pitkit.server.settings import Limits, TableSettings
-from pitkit.server.storage import SeatRecord, Store, TableRecord
-from pitkit.server.tables import Rebuilt, Seat, Table, hash_token, new_token, rebuild
-from pitkit.server.thinking import Thinker
+from pitkit.server.live.tables import Rebuilt, Seat, Table, rebuild
+from pitkit.server.live.thinking import Thinker
+from pitkit.server.ops.metrics import Metrics
+from pitkit.server.ops.settings import Limits, TableSettings
+from pitkit.server.ops.tokens import hash_token, new_token
+from pitkit.server.store import storage
+from pitkit.server.store.owners import Owners, SoleOwner
+from pitkit.server.store.storage import SeatRecord, Store, TableRecord
 
 __all__ = ["Manager", "TableElsewhereError"]
 

@@ -46,7 +46,7 @@ from sqlalchemy import (
     update,
 )
 
-from pitkit.server.metrics import Metrics
+from pitkit.server.ops.metrics import Metrics
 
 __all__ = [
     "ChatRecord",
@@ -121,7 +121,7 @@ steps_t = Table(
 )
 
 
-# Events (tournaments, server/events.py): each is a log of entries, never rewritten.
+# Events (tournaments, server/tournaments/service.py): each is a log of entries, never rewritten.
 events_t = Table(
     "events",
     metadata,

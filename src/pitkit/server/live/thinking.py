@@ -28,7 +28,7 @@ from pitkit.bots.search import Budget
 from pitkit.core.actions import Action
 from pitkit.core.game import Bot, Game
 from pitkit.core.state import State
-from pitkit.server.settings import Limits
+from pitkit.server.ops.settings import Limits
 
 __all__ = ["Thinker", "is_search"]
 

@@ -29,15 +29,8 @@ from pitkit import games
 from pitkit.core.events import Event
 from pitkit.core.narrate import plain
 from pitkit.core.views import json_schema
-from pitkit.server import pitch_event, pits_event, storage
-from pitkit.server.event_api import event_routes
-from pitkit.server.event_tables import EventTables
-from pitkit.server.events import Events, ForbiddenError
-from pitkit.server.guards import RequestRate, SameOriginSockets, SecurityHeaders, Site, add_docs
-from pitkit.server.manager import Manager, TableElsewhereError
-from pitkit.server.metrics import Metrics
-from pitkit.server.owners import owners_for
-from pitkit.server.protocol import (
+from pitkit.server.live.manager import Manager, TableElsewhereError
+from pitkit.server.live.protocol import (
     Act,
     Body,
     Chat,
@@ -48,18 +41,24 @@ from pitkit.server.protocol import (
     error,
     parse,
 )
-from pitkit.server.replays import replay
-from pitkit.server.settings import Bucket, Limits, TableSettings
-from pitkit.server.storage import Store
-from pitkit.server.tables import Conn, Table
+from pitkit.server.live.replays import replay
+from pitkit.server.live.tables import Conn, Table
+from pitkit.server.ops.metrics import Metrics
+from pitkit.server.ops.settings import Bucket, Limits, TableSettings
+from pitkit.server.store import storage
+from pitkit.server.store.owners import owners_for
+from pitkit.server.store.storage import Store
+from pitkit.server.tournaments.online import EventTables
+from pitkit.server.tournaments.service import Events
+from pitkit.server.web.guards import RequestRate, SameOriginSockets, SecurityHeaders, Site, add_docs
+from pitkit.server.web.tournaments import event_routes
+from pitkit.tournaments import KINDS
+from pitkit.tournaments.log import ForbiddenError
 
-__all__ = ["EVENT_KINDS", "create_app"]
-
-EVENT_KINDS = (pits_event.KIND, pitch_event.KIND)
-"""The kinds of event (tournament) the server runs."""
+__all__ = ["create_app"]
 
 log = logging.getLogger("pitkit.server")
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent.parent / "static"
 
 
 @contextlib.contextmanager
@@ -289,7 +288,7 @@ def create_app(
     metrics = Metrics()
     store = Store(database_url, timeout=limits.store_seconds, metrics=metrics)
     manager = Manager(store, limits, metrics, owners_for(database_url))
-    events = Events(store, {kind.name: kind for kind in EVENT_KINDS})
+    events = Events(store, KINDS)
     event_tables = EventTables(events, manager)
     metrics.watch(manager)
     creates: dict[str, Bucket] = {}

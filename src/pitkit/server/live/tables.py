@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import json
 import logging
@@ -37,17 +36,18 @@ from pitkit.core.game import Bot, Game
 from pitkit.core.match import Match
 from pitkit.core.narrate import Narrator
 from pitkit.core.rules import RuleSet
-from pitkit.server import storage
-from pitkit.server.metrics import Metrics
-from pitkit.server.protocol import ProtocolError, error
-from pitkit.server.settings import NORMAL_BOT_DELAY, Bucket, Limits, TableSettings
-from pitkit.server.storage import ChatRecord, SeatRecord, Store, TableRecord
-from pitkit.server.thinking import Thinker
+from pitkit.server.live.protocol import ProtocolError, error
+from pitkit.server.live.thinking import Thinker
+from pitkit.server.ops.metrics import Metrics
+from pitkit.server.ops.settings import NORMAL_BOT_DELAY, Bucket, Limits, TableSettings
+from pitkit.server.ops.tokens import hash_token, new_token
+from pitkit.server.store import storage
+from pitkit.server.store.storage import ChatRecord, SeatRecord, Store, TableRecord
 
 if TYPE_CHECKING:
     from starlette.websockets import WebSocket
 
-__all__ = ["Conn", "Rebuilt", "Seat", "Table", "hash_token", "new_token", "rebuild"]
+__all__ = ["Conn", "Rebuilt", "Seat", "Table", "rebuild"]
 
 log = logging.getLogger("pitkit.server")
 
@@ -63,16 +63,6 @@ _KINDS = {"open": "an open seat", "bot": "a bot", "player": "a player"}
 
 #: The names bots go by at a table, by seat.
 BOT_NAMES = ("Ada", "Bix", "Cyd", "Dee", "Eko", "Fen", "Gil", "Hal", "Ivy", "Jax")
-
-
-def hash_token(token: str) -> str:
-    """What the database keeps of a secret token."""
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-def new_token() -> str:
-    """A fresh secret token (144 random bits)."""
-    return secrets.token_urlsafe(18)
 
 
 class Conn:

@@ -36,8 +36,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 
-from pitkit.server import logs
-from pitkit.server.settings import Bucket, Limits
+from pitkit.server.ops import logs
+from pitkit.server.ops.settings import Bucket, Limits
 
 __all__ = [
     "RequestRate",

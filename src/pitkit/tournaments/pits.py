@@ -27,7 +27,7 @@ from typing import Any
 from pitkit.games.pits.match import PitsMatch
 from pitkit.games.pits.sheet import MIN_GAMES, MIN_HANDS, Game, ScoreSheet, SheetError, Standing
 from pitkit.games.pits.state import PLAYERS, POINTS
-from pitkit.server.events import (
+from pitkit.tournaments.log import (
     NAME_CHARS,
     OPEN_TABLE,
     Actor,

@@ -25,215 +25,27 @@ import asyncio
 import json
 import secrets
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, insert, select
 
-from pitkit.server.storage import Store, event_entries_t, event_links_t, events_t
-from pitkit.server.tables import hash_token, new_token
+from pitkit.server.ops.tokens import hash_token, new_token
+from pitkit.server.store.storage import Store, event_links_t, events_t
+from pitkit.server.store.tournaments import append, entries_after
+from pitkit.tournaments.log import (
+    NEW_LINK,
+    PUBLIC_ACTOR,
+    Actor,
+    Entry,
+    ForbiddenError,
+    Kind,
+    RefusedError,
+    replay,
+)
 
-__all__ = [
-    "NAME_CHARS",
-    "NEW_LINK",
-    "OPEN_TABLE",
-    "ROLES",
-    "Actor",
-    "Entry",
-    "Events",
-    "ForbiddenError",
-    "Kind",
-    "Loaded",
-    "Online",
-    "RefusedError",
-    "by_its_table",
-    "entry_name",
-    "replay",
-]
-
-ROLES = ("manager", "judge", "player", "public", "table")
-"""Who makes entries: people through their links, and the event's online tables
-(`event_tables.py`), which enter the hands played at them."""
-
-NAME_CHARS = 40
-"""The longest name of a player, a judge or a table at an event."""
-
-NEW_LINK = "new_link"
-"""The entry by which the manager replaces a player's or a judge's link (one lost,
-or passed on): {role, name}. The old link stops working; the event is unchanged."""
-
-
-class RefusedError(ValueError):
-    """An entry the event refuses (an impossible finishing order, a hand entered
-    twice...): nothing changed. The message says why, in words for people."""
-
-
-class ForbiddenError(PermissionError):
-    """The link's role may not do this (or the link is not one of this event's)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Actor:
-    """Who is acting: a role, and for a player or a judge their name."""
-
-    role: str
-    name: str | None = None
-
-    @property
-    def label(self) -> str:
-        """How entries name the author: "the manager", "judge Ann", "Bob"."""
-        if self.role == "manager":
-            return "the manager"
-        if self.role == "judge":
-            return f"judge {self.name}"
-        if self.role == "table":
-            return "the online table"
-        return self.name or self.role
-
-
-PUBLIC_ACTOR = Actor("public")
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One entry of an event's log: what was entered, by whom, when; `corrects`
-    names an earlier entry this one replaces (type "void": strikes it)."""
-
-    seq: int
-    at: float
-    role: str
-    author: str | None
-    type: str
-    data: Mapping[str, Any]
-    corrects: int | None = None
-
-    @property
-    def actor(self) -> Actor:
-        """Who made the entry."""
-        return Actor(self.role, self.author)
-
-    def to_json(self) -> dict[str, Any]:
-        """This entry as JSON."""
-        return {
-            "seq": self.seq,
-            "at": self.at,
-            "role": self.role,
-            "author": self.author,
-            "by": self.actor.label,
-            "type": self.type,
-            "data": dict(self.data),
-            "corrects": self.corrects,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Online:
-    """A game of an event to be played at a pitkit table: the game, its rules,
-    and the event's players in seat order."""
-
-    game: str
-    rules: Mapping[str, Any]
-    players: tuple[str, ...]
-
-
-OPEN_TABLE = "open_table"
-"""The entry by which the manager puts one of the event's games at a pitkit table;
-the server opens the table and writes its id into the entry (``table_id``)."""
-
-
-class Kind(Protocol):
-    """What an event kind decides: its state, who may enter what, and its views."""
-
-    name: str
-    title: str
-    links: Mapping[str, str]
-    """Entry types that make a link, and the link's role (the entry's `name` names it)."""
-    correctable: frozenset[str]
-    """Entry types a later entry may correct or void."""
-
-    def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """The event's options, checked and completed (RefusedError if wrong)."""
-
-    def start(self, options: Mapping[str, Any]) -> Any:
-        """A new event's state."""
-
-    def check(
-        self, state: Any, actor: Actor, type: str, data: Mapping[str, Any], correcting: bool
-    ) -> None:
-        """Raise ForbiddenError if `actor` may not make this entry now (`correcting`:
-        in place of an earlier one), RefusedError if nobody may."""
-
-    def decide(self, state: Any, type: str, data: Mapping[str, Any]) -> dict[str, Any]:
-        """What the server decides for a checked entry before it is made (a draw's
-        seating), added to its data so that the log holds it and a replay reads it
-        back; RefusedError if it cannot be decided."""
-
-    def apply(self, state: Any, entry: Entry) -> None:
-        """Apply one entry (RefusedError if the state does not allow it; then the
-        state may be half-changed: the caller replays onto a fresh one)."""
-
-    def view(self, state: Any, actor: Actor) -> dict[str, Any]:
-        """Everything `actor` sees of the event, as JSON."""
-
-    def csv(self, state: Any) -> dict[str, str]:
-        """Every sheet and the standings, as CSV texts by file name."""
-
-    def online(self, state: Any, data: Mapping[str, Any]) -> Online:
-        """The table an `OPEN_TABLE` entry asks for (RefusedError if its game cannot
-        be played online now)."""
-
-    def seat_at(self, state: Any, table_id: str, name: str) -> int:
-        """`name`'s seat at the event's online table `table_id` (ForbiddenError if
-        they do not sit there now)."""
-
-    def sync(self, state: Any, table_id: str, match: Any) -> list[tuple[str, dict[str, Any]]]:
-        """The entries (type, data) that bring the event up to date with the match
-        played at its online table `table_id`: the hands not entered yet."""
-
-
-def by_its_table(actor: Actor, online: str | None, where: str, what: str) -> bool:
-    """Whether an entry of what an online table enters (a hand, a cut) is that table's
-    own: True then, and the kind's other checks do not apply; False where nothing is
-    played online. RefusedError for anyone else's at an online table, or a table's
-    about a game it does not play."""
-    if actor.role != "table" and online is None:
-        return False
-    if actor.role != "table" or online != actor.name:
-        raise RefusedError(f"{where} is played online: {what} come from its table")
-    return True
-
-
-def entry_name(data: Mapping[str, Any], key: str = "name") -> str:
-    """The name an entry's data gives under `key`, spaces tidied; RefusedError if
-    there is none or it is longer than NAME_CHARS."""
-    value = data.get(key)
-    if not isinstance(value, str) or not " ".join(value.split()):
-        raise RefusedError(f"give a {key}")
-    name = " ".join(value.split())
-    if len(name) > NAME_CHARS:
-        raise RefusedError(f"a name has at most {NAME_CHARS} characters")
-    return name
-
-
-def replay(kind: Kind, options: Mapping[str, Any], entries: list[Entry]) -> Any:
-    """The event's state after `entries`, each correction used in place of the
-    entry it corrects (its latest one), voided entries skipped."""
-    latest: dict[int, Entry] = {}
-    for entry in entries:
-        if entry.corrects is not None:
-            latest[entry.corrects] = entry
-    state = kind.start(options)
-    for entry in entries:
-        if entry.corrects is not None or entry.type == NEW_LINK:
-            continue
-        used = latest.get(entry.seq)
-        if used is not None:
-            if used.type == "void":
-                continue
-            entry = replace(used, seq=entry.seq, corrects=None)
-        kind.apply(state, entry)
-    return state
+__all__ = ["Events", "Loaded"]
 
 
 @dataclass
@@ -331,7 +143,7 @@ class Events:
 
     async def _catch_up(self, loaded: Loaded) -> None:
         since = loaded.entries[-1].seq if loaded.entries else 0
-        rows = await self.store.run(lambda conn: _entries_after(conn, loaded.id, since))
+        rows = await self.store.run(lambda conn: entries_after(conn, loaded.id, since))
         if rows:
             loaded.entries.extend(rows)
             loaded.state = replay(loaded.kind, loaded.options, loaded.entries)
@@ -382,7 +194,7 @@ class Events:
                     token = new_token()
                     link = (hash_token(token), loaded.kind.links[type], str(data["name"]))
                 stored = await self.store.run(
-                    _append(loaded.id, entry, link, replace_old=type == NEW_LINK)
+                    append(loaded.id, entry, link, replace_old=type == NEW_LINK)
                 )
                 if stored:
                     loaded.entries.append(entry)
@@ -452,71 +264,3 @@ class Events:
         }
         if (role, name) not in made:
             raise RefusedError(f"there is no {role} named {name!r} at this event")
-
-
-def _entries_after(conn: Connection, event_id: str, since: int) -> list[Entry]:
-    rows = conn.execute(
-        select(event_entries_t)
-        .where(event_entries_t.c.event_id == event_id, event_entries_t.c.seq > since)
-        .order_by(event_entries_t.c.seq)
-    )
-    return [
-        Entry(r.seq, r.at, r.role, r.author, r.type, json.loads(r.data), r.corrects) for r in rows
-    ]
-
-
-def _append(
-    event_id: str, entry: Entry, link: tuple[str, str, str] | None, replace_old: bool = False
-) -> Callable[[Connection], bool]:
-    """A job that stores `entry` if it is still the next one (False: another worker
-    stored one first), and the link it makes (`replace_old`: ending the links of the
-    same role and name)."""
-
-    def job(conn: Connection) -> bool:
-        last = conn.execute(
-            select(func.max(event_entries_t.c.seq)).where(event_entries_t.c.event_id == event_id)
-        ).scalar()
-        if (last or 0) != entry.seq - 1:
-            return False
-        conn.execute(
-            insert(event_entries_t).values(
-                event_id=event_id,
-                seq=entry.seq,
-                at=entry.at,
-                role=entry.role,
-                author=entry.author,
-                type=entry.type,
-                data=json.dumps(entry.data),
-                corrects=entry.corrects,
-            )
-        )
-        if link is not None:
-            digest, role, name = link
-            if replace_old:
-                _revoke_links(event_id, role, name)(conn)
-            conn.execute(
-                insert(event_links_t).values(
-                    event_id=event_id, token_hash=digest, role=role, name=name, created=entry.at
-                )
-            )
-        return True
-
-    return job
-
-
-def _revoke_links(event_id: str, role: str, name: str) -> Callable[[Connection], None]:
-    """A job that ends every link of `role` named `name` (a new one replaces them)."""
-
-    def job(conn: Connection) -> None:
-        conn.execute(
-            update(event_links_t)
-            .where(
-                event_links_t.c.event_id == event_id,
-                event_links_t.c.role == role,
-                event_links_t.c.name == name,
-                event_links_t.c.revoked.is_(None),
-            )
-            .values(revoked=time.time())
-        )
-
-    return job

@@ -57,7 +57,7 @@ from pitkit.games.pitch.match import PitchMatch
 from pitkit.games.pitch.rules import MAX_BID, MIN_BID, TOURNAMENT_DEALS, Rules
 from pitkit.games.pitch.scoring import score_pad
 from pitkit.games.pitch.sheet import Confirm, GoRound, Misdeal, Misplay, ScoreSheet
-from pitkit.server.events import (
+from pitkit.tournaments.log import (
     OPEN_TABLE,
     Actor,
     Entry,

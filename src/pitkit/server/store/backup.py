@@ -37,7 +37,7 @@ from alembic.util.exc import CommandError
 from sqlalchemy import Connection, Engine, Table, func, select
 from sqlalchemy.exc import DBAPIError
 
-from pitkit.server import storage
+from pitkit.server.store import storage
 
 __all__ = ["FORMAT", "VERSION", "BackupError", "Summary", "backup", "head_revision", "restore"]
 

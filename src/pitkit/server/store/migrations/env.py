@@ -1,6 +1,6 @@
 """Alembic environment: migrations run on the connection the server hands over.
 
-`pitkit serve` runs them on start (`pitkit.server.storage.migrate`); the
+`pitkit serve` runs them on start (`pitkit.server.store.storage.migrate`); the
 `alembic` command works too, given ``-x url=DATABASE_URL``.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from pitkit.server.storage import metadata
+from pitkit.server.store.storage import metadata
 
 config = context.config
 

@@ -26,7 +26,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from pitkit import games
 
 if TYPE_CHECKING:
-    from pitkit.server.manager import Manager
+    from pitkit.server.live.manager import Manager
 
 __all__ = ["STATUSES", "Metrics"]
 

@@ -15,21 +15,15 @@ from fastapi import Path as InPath
 from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
-from pitkit.server.event_tables import EventTables
-from pitkit.server.events import (
-    NEW_LINK,
-    OPEN_TABLE,
-    Events,
-    ForbiddenError,
-    Loaded,
-    RefusedError,
-)
-from pitkit.server.guards import Site
-from pitkit.server.protocol import Body, bearer
+from pitkit.server.live.protocol import Body, bearer
+from pitkit.server.tournaments.online import EventTables
+from pitkit.server.tournaments.service import Events, Loaded
+from pitkit.server.web.guards import Site
+from pitkit.tournaments.log import NEW_LINK, OPEN_TABLE, ForbiddenError, RefusedError
 
 __all__ = ["event_routes"]
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent.parent / "static"
 
 EventId = Annotated[str, InPath(max_length=64)]
 Authorization = Annotated[str | None, Header(max_length=200)]

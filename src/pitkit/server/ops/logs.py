@@ -12,7 +12,7 @@ a request (the access log), a socket's request headers and every frame (websocke
 logs them at DEBUG: a hello with its token, an update with a seat's cards), and an
 exception's message quoting a message's text. So every line is scrubbed as it is
 written: a frame is shown by its kind and size only, and anything shaped like a
-token (`tables.new_token`: 24 characters of URL-safe base64 standing alone) becomes
+token (`tokens.new_token`: 24 characters of URL-safe base64 standing alone) becomes
 ``[redacted]``, wherever it is in the line, traceback included. The price: a
 24-character name in a traceback is hidden too.
 """
@@ -32,7 +32,7 @@ __all__ = ["FORMATS", "JsonFormatter", "TextFormatter", "config", "redact"]
 FORMATS = ("text", "json")
 
 TOKEN = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{24}(?![A-Za-z0-9_-])")
-"""A secret token as `tables.new_token` makes them: `secrets.token_urlsafe(18)`."""
+"""A secret token as `tokens.new_token` makes them: `secrets.token_urlsafe(18)`."""
 
 # What every LogRecord has; anything else on one was passed as `extra` (but uvicorn's
 # color_message, the message again with colours).

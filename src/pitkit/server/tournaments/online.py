@@ -22,18 +22,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from pitkit.server.events import (
-    OPEN_TABLE,
-    Actor,
-    Entry,
-    Events,
-    ForbiddenError,
-    Loaded,
-    RefusedError,
-)
-from pitkit.server.manager import Manager
-from pitkit.server.settings import TableSettings
-from pitkit.server.tables import Table
+from pitkit.server.live.manager import Manager
+from pitkit.server.live.tables import Table
+from pitkit.server.ops.settings import TableSettings
+from pitkit.server.tournaments.service import Events, Loaded
+from pitkit.tournaments.log import OPEN_TABLE, Actor, Entry, ForbiddenError, RefusedError
 
 __all__ = ["EventTables"]
 

@@ -1,0 +1,18 @@
+"""Tournaments: the seed events' rules as a pure log of entries.
+
+A tournament is its kind, its options and an append-only log of entries, each
+made by someone through a link (`log.py`). Its kinds are the two events the
+seeds describe: the BGA's continuous Pits tournament (`pits.py`) and the
+Darrtown Pitch tournament (`pitch.py`). Nothing here does I/O: the server
+stores the log and serves the views (`pitkit.server.tournaments`).
+"""
+
+from __future__ import annotations
+
+from pitkit.tournaments import pitch, pits
+from pitkit.tournaments.log import Kind
+
+__all__ = ["KINDS"]
+
+KINDS: dict[str, Kind] = {kind.name: kind for kind in (pits.KIND, pitch.KIND)}
+"""Every kind of tournament, by the name its URLs and records use."""

@@ -1,0 +1,219 @@
+"""A tournament's log: an append-only list of entries made through links.
+
+A tournament (a BGA continuous Pits tournament, a Darrtown Pitch tournament) is
+its kind, its options and an append-only list of entries: a player added, a
+hand entered, a sheet signed, a misplay ruled. Everything shown about the
+tournament is the entries replayed by its kind (`pits.py`, `pitch.py`), so
+nothing is ever overwritten: a correction is a new entry naming the entry it
+corrects (or voids), and the replay uses it in that entry's place.
+
+Every entry records who made it: the role and name of the link it came
+through, and the time. What a role may do is the kind's to decide (`Kind.check`).
+This module does no I/O: the server stores the entries (`pitkit.server`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+__all__ = [
+    "NAME_CHARS",
+    "NEW_LINK",
+    "OPEN_TABLE",
+    "PUBLIC_ACTOR",
+    "ROLES",
+    "Actor",
+    "Entry",
+    "ForbiddenError",
+    "Kind",
+    "Online",
+    "RefusedError",
+    "by_its_table",
+    "entry_name",
+    "replay",
+]
+
+ROLES = ("manager", "judge", "player", "public", "table")
+"""Who makes entries: people through their links, and the event's online tables
+(`event_tables.py`), which enter the hands played at them."""
+
+NAME_CHARS = 40
+"""The longest name of a player, a judge or a table at an event."""
+
+NEW_LINK = "new_link"
+"""The entry by which the manager replaces a player's or a judge's link (one lost,
+or passed on): {role, name}. The old link stops working; the event is unchanged."""
+
+
+class RefusedError(ValueError):
+    """An entry the event refuses (an impossible finishing order, a hand entered
+    twice...): nothing changed. The message says why, in words for people."""
+
+
+class ForbiddenError(PermissionError):
+    """The link's role may not do this (or the link is not one of this event's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who is acting: a role, and for a player or a judge their name."""
+
+    role: str
+    name: str | None = None
+
+    @property
+    def label(self) -> str:
+        """How entries name the author: "the manager", "judge Ann", "Bob"."""
+        if self.role == "manager":
+            return "the manager"
+        if self.role == "judge":
+            return f"judge {self.name}"
+        if self.role == "table":
+            return "the online table"
+        return self.name or self.role
+
+
+PUBLIC_ACTOR = Actor("public")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry of an event's log: what was entered, by whom, when; `corrects`
+    names an earlier entry this one replaces (type "void": strikes it)."""
+
+    seq: int
+    at: float
+    role: str
+    author: str | None
+    type: str
+    data: Mapping[str, Any]
+    corrects: int | None = None
+
+    @property
+    def actor(self) -> Actor:
+        """Who made the entry."""
+        return Actor(self.role, self.author)
+
+    def to_json(self) -> dict[str, Any]:
+        """This entry as JSON."""
+        return {
+            "seq": self.seq,
+            "at": self.at,
+            "role": self.role,
+            "author": self.author,
+            "by": self.actor.label,
+            "type": self.type,
+            "data": dict(self.data),
+            "corrects": self.corrects,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Online:
+    """A game of an event to be played at a pitkit table: the game, its rules,
+    and the event's players in seat order."""
+
+    game: str
+    rules: Mapping[str, Any]
+    players: tuple[str, ...]
+
+
+OPEN_TABLE = "open_table"
+"""The entry by which the manager puts one of the event's games at a pitkit table;
+the server opens the table and writes its id into the entry (``table_id``)."""
+
+
+class Kind(Protocol):
+    """What an event kind decides: its state, who may enter what, and its views."""
+
+    name: str
+    title: str
+    links: Mapping[str, str]
+    """Entry types that make a link, and the link's role (the entry's `name` names it)."""
+    correctable: frozenset[str]
+    """Entry types a later entry may correct or void."""
+
+    def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The event's options, checked and completed (RefusedError if wrong)."""
+
+    def start(self, options: Mapping[str, Any]) -> Any:
+        """A new event's state."""
+
+    def check(
+        self, state: Any, actor: Actor, type: str, data: Mapping[str, Any], correcting: bool
+    ) -> None:
+        """Raise ForbiddenError if `actor` may not make this entry now (`correcting`:
+        in place of an earlier one), RefusedError if nobody may."""
+
+    def decide(self, state: Any, type: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        """What the server decides for a checked entry before it is made (a draw's
+        seating), added to its data so that the log holds it and a replay reads it
+        back; RefusedError if it cannot be decided."""
+
+    def apply(self, state: Any, entry: Entry) -> None:
+        """Apply one entry (RefusedError if the state does not allow it; then the
+        state may be half-changed: the caller replays onto a fresh one)."""
+
+    def view(self, state: Any, actor: Actor) -> dict[str, Any]:
+        """Everything `actor` sees of the event, as JSON."""
+
+    def csv(self, state: Any) -> dict[str, str]:
+        """Every sheet and the standings, as CSV texts by file name."""
+
+    def online(self, state: Any, data: Mapping[str, Any]) -> Online:
+        """The table an `OPEN_TABLE` entry asks for (RefusedError if its game cannot
+        be played online now)."""
+
+    def seat_at(self, state: Any, table_id: str, name: str) -> int:
+        """`name`'s seat at the event's online table `table_id` (ForbiddenError if
+        they do not sit there now)."""
+
+    def sync(self, state: Any, table_id: str, match: Any) -> list[tuple[str, dict[str, Any]]]:
+        """The entries (type, data) that bring the event up to date with the match
+        played at its online table `table_id`: the hands not entered yet."""
+
+
+def by_its_table(actor: Actor, online: str | None, where: str, what: str) -> bool:
+    """Whether an entry of what an online table enters (a hand, a cut) is that table's
+    own: True then, and the kind's other checks do not apply; False where nothing is
+    played online. RefusedError for anyone else's at an online table, or a table's
+    about a game it does not play."""
+    if actor.role != "table" and online is None:
+        return False
+    if actor.role != "table" or online != actor.name:
+        raise RefusedError(f"{where} is played online: {what} come from its table")
+    return True
+
+
+def entry_name(data: Mapping[str, Any], key: str = "name") -> str:
+    """The name an entry's data gives under `key`, spaces tidied; RefusedError if
+    there is none or it is longer than NAME_CHARS."""
+    value = data.get(key)
+    if not isinstance(value, str) or not " ".join(value.split()):
+        raise RefusedError(f"give a {key}")
+    name = " ".join(value.split())
+    if len(name) > NAME_CHARS:
+        raise RefusedError(f"a name has at most {NAME_CHARS} characters")
+    return name
+
+
+def replay(kind: Kind, options: Mapping[str, Any], entries: list[Entry]) -> Any:
+    """The event's state after `entries`, each correction used in place of the
+    entry it corrects (its latest one), voided entries skipped."""
+    latest: dict[int, Entry] = {}
+    for entry in entries:
+        if entry.corrects is not None:
+            latest[entry.corrects] = entry
+    state = kind.start(options)
+    for entry in entries:
+        if entry.corrects is not None or entry.type == NEW_LINK:
+            continue
+        used = latest.get(entry.seq)
+        if used is not None:
+            if used.type == "void":
+                continue
+            entry = replace(used, seq=entry.seq, corrects=None)
+        kind.apply(state, entry)
+    return state
