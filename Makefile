@@ -17,6 +17,13 @@ $(VENV)/.dev: $(BIN)/pitkit
 run: $(BIN)/pitkit
 	$(BIN)/pitkit serve
 
+# The browser's types, static/js/wire.d.ts, written from the Python declarations of the
+# server's messages and the views (pitkit.server.wire): after changing one, run this
+# (tests/server/test_wire.py fails while the file is stale).
+.PHONY: wire
+wire: $(BIN)/pitkit
+	$(BIN)/python -m pitkit.server.wire
+
 lint: $(VENV)/.dev
 	$(BIN)/ruff check src tests benchmarks examples hatch_build.py
 	$(BIN)/ruff format --check src tests benchmarks examples hatch_build.py

@@ -16,7 +16,7 @@ from pitkit.play.realtime import (
     DEFAULT_THINK,
     Arrival,
     StalledError,
-    Table,
+    TradingPit,
     VirtualRun,
     decide,
     play_virtual,
@@ -42,7 +42,7 @@ class Clock:
 
 def test_arrivals_are_taken_in_order_and_a_lost_race_says_who_won() -> None:
     match = stacked_match(HANDS, dealer=2)
-    table = Table(match, Clock())
+    table = TradingPit(match, Clock())
     seen: list[str] = []
     table.listeners.append(lambda a: seen.append(f"{a.seat}:{a.accepted}"))
     assert table.submit(2, "offer 2 barley").accepted
@@ -57,7 +57,7 @@ def test_arrivals_are_taken_in_order_and_a_lost_race_says_who_won() -> None:
 
 def test_take_says_whether_an_action_was_taken_and_listeners_still_hear() -> None:
     match = stacked_match(HANDS, dealer=2)
-    table = Table(match, Clock())
+    table = TradingPit(match, Clock())
     assert table.take(2, "offer 2 barley") and table.take(0, "accept 2 wheat #1")
     heard: list[str | None] = []
     table.listeners.append(lambda a: heard.append(a.reason))
@@ -75,7 +75,7 @@ def test_the_virtual_run_counts_the_actions_taken_not_those_refused() -> None:
 
 
 def test_bad_input_is_refused_never_raised() -> None:
-    table = Table(stacked_match(HANDS, dealer=2), Clock())
+    table = TradingPit(stacked_match(HANDS, dealer=2), Clock())
     for junk in ("xyzzy", "", 42, {"kind": None}, "offer 9 wheat"):
         arrival = table.submit(0, junk)  # type: ignore[arg-type]
         assert not arrival.accepted and arrival.reason
@@ -84,7 +84,7 @@ def test_bad_input_is_refused_never_raised() -> None:
 def test_an_action_decided_in_a_finished_hand_is_too_late() -> None:
     match = stacked_match(HANDS, dealer=0)
     clock = Clock()
-    table = Table(match, clock)
+    table = TradingPit(match, clock)
     table.submit(0, "offer 1 wheat")
     hand = table.hand_number
     clock.now = 5.0
@@ -102,7 +102,7 @@ def test_an_action_decided_in_a_finished_hand_is_too_late() -> None:
 def test_the_dealer_may_not_open_during_the_sorting_period() -> None:
     match = stacked_match(HANDS, dealer=1, opened=False)
     clock = Clock()
-    table = Table(match, clock, sorting=30)
+    table = TradingPit(match, clock, sorting=30)
     clock.now = 12.2
     refused = table.submit(1, "open")
     assert refused.reason == (

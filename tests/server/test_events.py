@@ -1,14 +1,17 @@
-"""Events through the API: a BGA continuous Pits evening (P10), who may enter what,
-refusals that change nothing, corrections, and entries made at once."""
+"""Tournaments through the API: a BGA continuous Pits evening (P10) end to end; what
+HTTP adds to the rules (links, statuses, refusals that change nothing stored);
+entries made at once, a lost link replaced, an entry's cost in store jobs, and two
+workers serving one tournament. The rules themselves: tests/tournaments."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import httpx
 
-from tests.server.conftest import ServerThread, run
+from tests.server.conftest import FAST, ServerThread, run
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 
@@ -23,6 +26,14 @@ class Desk:
         self.id = created.json()["event"]["id"]
         self.manager = created.json()["manager"]["token"]
         self.tokens: dict[str, str] = {}
+
+    @classmethod
+    def at(cls, server: ServerThread, desk: Desk) -> Desk:
+        """The same event's desk, through another worker."""
+        other = cls.__new__(cls)
+        other.http, other.id, other.manager = server.http, desk.id, desk.manager
+        other.tokens = desk.tokens
+        return other
 
     def enter(
         self, token: str | None, type: str, corrects: int | None = None, **data: Any
@@ -118,85 +129,43 @@ def test_a_pits_evening_two_tables_a_quit_signed_sheets_and_standings(server: Se
     assert "Table B" in sheets and "signed" in sheets
 
 
-def test_who_may_enter_what(server: ServerThread) -> None:
+def test_links_statuses_and_refusals_through_http(server: ServerThread) -> None:
+    # The rules themselves are tests/tournaments/test_pits.py; here, what HTTP adds:
+    # links, the status of a refusal, and that a refused entry changes nothing stored.
     desk = Desk(server)
     for name in PLAYERS:
         desk.add(name)
     desk.ok(desk.manager, "start_game", players=PLAYERS[:5])
     order = PLAYERS[:5]
     assert "scorer" in desk.refused(403, desk.tokens["Bob"], "hand", game=1, hand=1, order=order)
-    assert "manager" in desk.refused(403, desk.tokens["Ann"], "add_player", name="Zed")
-    assert "themselves" in desk.refused(403, desk.tokens["Bob"], "sign", game=1, player="Cat")
     assert "public" in desk.refused(403, None, "hand", game=1, hand=1, order=order)
     assert "link" in desk.refused(403, "not-a-token", "hand", game=1, hand=1, order=order)
     # Another event's manager link does nothing here.
     other = Desk(server)
     assert desk.refused(403, other.manager, "add_player", name="Zed")
+    assert "already" in desk.refused(409, desk.manager, "add_player", name="ann")
+    ann = desk.tokens["Ann"]
+    first = desk.ok(ann, "hand", game=1, hand=1, order=order)["entry"]["seq"]
+    again = desk.refused(409, ann, "hand", game=1, hand=1, order=order)
+    assert f"entered already (entry #{first})" in again
+    # A correction names the entry it corrects; the original stays in the log.
+    fixed = desk.enter(ann, "hand", corrects=first, game=1, hand=1, order=order[::-1])
+    assert fixed.status_code == 201, fixed.text
+    original = next(e for e in desk.read()["log"] if e["seq"] == first)
+    assert original["corrected_by"] == [fixed.json()["entry"]["seq"]]
+    before = desk.read()
+    assert (
+        desk.enter(ann, "hand", corrects=first, game=1, hand=1, order=order[:3]).status_code == 409
+    )
+    assert desk.read() == before
+    # A bad event is refused with 422.
+    for body in ({"kind": "chess", "name": "x"}, {"kind": "pits-continuous", "name": " "}):
+        assert server.http.post("/api/events", json=body).status_code == 422
     # The public sees everything but can do nothing; it sees no link.
     public = desk.read()
     assert public["me"] == {"role": "public", "name": None}
     assert not any(token in str(public) for token in desk.tokens.values())
-
-
-def test_bad_entries_are_refused_and_change_nothing(server: ServerThread) -> None:
-    desk = Desk(server)
-    for name in PLAYERS:
-        desk.add(name)
-    table = PLAYERS[:5]
-    assert "5 different" in desk.refused(409, desk.manager, "start_game", players=PLAYERS[:4])
-    assert "roster" in desk.refused(409, desk.manager, "start_game", players=[*table[:4], "Zed"])
-    assert "already" in desk.refused(409, desk.manager, "add_player", name="ann")
-    desk.ok(desk.manager, "start_game", players=table)
-    assert "playing game 1" in desk.refused(
-        409, desk.manager, "start_game", players=[*table[1:], "Fay"]
-    )
-    ann = desk.tokens["Ann"]
-    # Finishing orders that cannot be: someone twice, someone not at the table, too few.
-    twice = ["Ann", "Ann", "Cat", "Dan", "Eve"]
-    assert "once each" in desk.refused(409, ann, "hand", game=1, hand=1, order=twice)
-    stranger = ["Ann", "Bob", "Cat", "Dan", "Gus"]
-    assert "five at the table" in desk.refused(409, ann, "hand", game=1, hand=1, order=stranger)
-    assert "once each" in desk.refused(409, ann, "hand", game=1, hand=1, order=table[:4])
-    assert "no game 7" in desk.refused(409, ann, "hand", game=7, hand=1, order=table)
-    first = desk.ok(ann, "hand", game=1, hand=1, order=table)["entry"]["seq"]
-    # The same hand entered twice.
-    again = desk.refused(409, ann, "hand", game=1, hand=1, order=table)
-    assert f"entered already (entry #{first})" in again
-    # A sign before ruling off; before ten hands only the manager rules the sheet off.
-    assert "ruled off before" in desk.refused(409, desk.tokens["Bob"], "sign", game=1, player="Bob")
-    assert "only the manager" in desk.refused(403, ann, "rule_off", game=1)
-    # A quit before ten hands needs a replacement from the roster.
-    assert "replacement" in desk.refused(409, desk.manager, "quit", game=1, player="Eve")
-    # A signature from someone not at the table.
-    desk.ok(desk.manager, "rule_off", game=1)
-    assert "not at the table" in desk.refused(409, desk.manager, "sign", game=1, player="Gus")
-    assert "not at the table" in desk.refused(409, desk.tokens["Gus"], "sign", game=1, player="Gus")
-    assert "ruled off" in desk.refused(409, ann, "hand", game=1, hand=2, order=table)
-
-
-def test_a_correction_replaces_a_hand_and_keeps_the_original(server: ServerThread) -> None:
-    desk = Desk(server)
-    for name in PLAYERS[:5]:
-        desk.add(name)
-    table = PLAYERS[:5]
-    desk.ok(desk.manager, "start_game", players=table)
-    ann = desk.tokens["Ann"]
-    wrong = desk.ok(ann, "hand", game=1, hand=1, order=table)["entry"]["seq"]
-    desk.ok(ann, "hand", game=1, hand=2, order=table)
-    right = list(reversed(table))
-    fixed = desk.enter(ann, "hand", corrects=wrong, game=1, hand=1, order=right)
-    assert fixed.status_code == 201, fixed.text
-    event = desk.read()
-    hands = event["view"]["games"][0]["hands"]
-    assert hands[0]["order"] == right and hands[1]["order"] == table
-    assert event["view"]["games"][0]["points"] == {"Ann": 2, "Bob": 1, "Cat": 0, "Dan": 1, "Eve": 2}
-    original = next(e for e in event["log"] if e["seq"] == wrong)
-    assert original["data"]["order"] == table  # nothing overwritten
-    assert original["corrected_by"] == [fixed.json()["entry"]["seq"]]
-    # A correction that breaks the sheet is refused; so is correcting a roster entry.
-    bad = desk.enter(ann, "hand", corrects=wrong, game=1, hand=1, order=table[:3])
-    assert bad.status_code == 409
-    assert desk.enter(desk.manager, "add_player", corrects=1, name="Zed").status_code == 409
+    assert server.http.get("/api/events/nope").status_code == 404
 
 
 def test_entries_made_at_once_all_land(server: ServerThread) -> None:
@@ -247,3 +216,56 @@ def test_the_manager_replaces_a_lost_link_and_the_old_one_stops(server: ServerTh
     )
     assert desk.read()["log"][-2]["type"] == "new_link"  # in the log, without the token
     assert new not in str(desk.read()["log"])
+
+
+def test_an_entry_is_one_job_of_the_store(server: ServerThread) -> None:
+    # An entry is checked on the tournament held in memory, then stored in one job
+    # that checks its link and that it is still the next entry (issue 31: it was 5).
+    desk = Desk(server)
+    store = server.app.state.services.store
+    jobs = store.jobs
+    for n in range(3):
+        desk.add(f"Player {n}")
+        assert store.jobs - jobs == 1
+        jobs = store.jobs
+    # A refused entry: the store is asked once whether other workers' entries allow it.
+    assert desk.enter(desk.manager, "add_player", name="player 1").status_code == 409
+    assert store.jobs - jobs == 1
+    jobs = store.jobs
+    # A read catches up and says who holds the link, in one job.
+    desk.read(desk.manager)
+    assert store.jobs - jobs == 1
+
+
+def test_two_workers_enter_into_one_tournament(
+    server: ServerThread, tmp_path: Path, database: str
+) -> None:
+    # Each worker holds the tournament in memory: an entry made at one is caught up
+    # with at the other, whether its own entry clashes with it or is refused without it.
+    desk = Desk(server)
+    for name in PLAYERS[:5]:
+        desk.add(name)
+    second = ServerThread(tmp_path / "second", FAST, database=database)
+    try:
+        there = Desk.at(second, desk)
+        five = PLAYERS[:5]
+        there.ok(there.manager, "start_game", players=five)  # unknown at the first worker
+        for hand in range(1, 5):
+            at = desk if hand % 2 else there
+            at.ok(at.tokens["Ann"], "hand", game=1, hand=hand, order=_order(five, hand))
+        desk.add("Fay")
+        there.add("Gus")  # clashes with Fay's entry, then lands after it
+        here, far = desk.read(), there.read()
+        assert here == far
+        assert [e["seq"] for e in here["log"]] == list(range(1, 13))
+        assert len(here["view"]["games"][0]["hands"]) == 4
+        assert here["view"]["players"] == [*five, "Fay", "Gus"]
+        # A new link made at one worker ends the old one at the other.
+        old = desk.tokens["Ann"]
+        assert there.read(old)["me"]["name"] == "Ann"
+        new = desk.ok(desk.manager, "new_link", role="player", name="Ann")["link"]["token"]
+        assert there.enter(old, "hand", game=1, hand=5, order=five).status_code == 403
+        assert there.read() == desk.read()
+        assert there.enter(new, "hand", game=1, hand=5, order=five).status_code == 201
+    finally:
+        second.stop()

@@ -26,7 +26,7 @@ from pitkit.server.live import manager
 from pitkit.server.live.thinking import Thinker
 from pitkit.server.ops.settings import database_url
 from pitkit.server.store import storage
-from pitkit.server.web import app
+from pitkit.server.web import matches
 from tests.server.conftest import FAST, ServerThread, run
 from tests.server.processes import Process, free_port
 
@@ -395,7 +395,7 @@ def test_a_log_is_built_off_the_event_loop_and_kept(
 ) -> None:
     server = make_server()
     tid = _finished_table(server)
-    entered, go = _blocked(monkeypatch, app, "_log_text")
+    entered, go = _blocked(monkeypatch, matches, "_log_text")
     url = f"{server.base}/api/tables/{tid}/matches/1/log"
     result: dict[str, Any] = {}
     reader = threading.Thread(target=lambda: result.update(log=httpx.get(url, timeout=30)))

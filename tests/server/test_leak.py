@@ -29,7 +29,7 @@ from pitkit.core.events import Event
 from pitkit.core.match import Match
 from pitkit.core.narrate import Narrator
 from pitkit.server.client import RandomPlayer, TableClient
-from pitkit.server.live.tables import named
+from pitkit.server.live.messages import named
 from tests.server.conftest import ServerThread, run
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDHS]|RJ|BJ)(?![A-Za-z0-9])")

@@ -30,7 +30,7 @@ from pitkit.server.client import TableClient
 from pitkit.server.live.protocol import parse as real_parse
 from pitkit.server.ops import logs
 from pitkit.server.ops.settings import database_url
-from pitkit.server.web import app as app_module
+from pitkit.server.web import play
 from pitkit.server.web.guards import server_config
 from tests.server.conftest import FAST, run
 
@@ -103,7 +103,7 @@ def _play(server: LoggedServer, monkeypatch: pytest.MonkeyPatch) -> list[str]:
             raise ValueError(f"cannot read {raw}")
         return real_parse(raw, limit)
 
-    monkeypatch.setattr(app_module, "parse", parse)
+    monkeypatch.setattr(play, "parse", parse)
 
     async def main() -> None:
         a = TableClient(server.base, tid, seats[2])

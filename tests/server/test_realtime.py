@@ -70,9 +70,9 @@ def test_the_tables_bot_speed_paces_real_time_bots(server: ServerThread) -> None
             settings={"bot_delay": delay},
         )
         table = server.app.state.manager.tables[created["table"]["id"]]
-        bot = table._bots[0]
+        bot = table.bots.seated[0]
         low, high = play.think_range(bot)
         scale = delay / NORMAL_BOT_DELAY
-        thought = [table._think(bot) for _ in range(200)]
+        thought = [table.bots.think(bot) for _ in range(200)]
         assert low * scale <= min(thought) and max(thought) <= high * scale
         assert max(thought) > (low + (high - low) * 0.9) * scale  # the whole range, scaled

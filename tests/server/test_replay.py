@@ -14,8 +14,8 @@ from pitkit import games
 from pitkit.core.events import Event
 from pitkit.core.narrate import Narrator
 from pitkit.server.client import TableClient
+from pitkit.server.live.messages import named
 from pitkit.server.live.replays import replay
-from pitkit.server.live.tables import named
 from tests.server.conftest import ServerThread, run
 
 

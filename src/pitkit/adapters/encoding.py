@@ -26,7 +26,7 @@ from pitkit import games
 from pitkit.core.actions import Action
 from pitkit.core.match import Match
 
-__all__ = ["Encoding", "Mask", "Observation", "Row", "Segment", "Table", "ranks_reward"]
+__all__ = ["Encoding", "Layout", "Mask", "Observation", "Row", "Segment", "ranks_reward"]
 
 Observation = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
@@ -40,7 +40,7 @@ class Segment(NamedTuple):
     doc: str
 
 
-class Table(NamedTuple):
+class Layout(NamedTuple):
     """Segments laid end to end: an observation's layout, or the action ids'."""
 
     segments: tuple[Segment, ...]
@@ -55,7 +55,7 @@ class Row:
     """An observation being written, segment by segment in the layout's order
     (each write names its segment, so a layout and its writer cannot drift apart)."""
 
-    def __init__(self, layout: Table) -> None:
+    def __init__(self, layout: Layout) -> None:
         self.data = np.zeros(layout.size, dtype=np.float32)
         self._segments = iter(layout.segments)
         self._at = 0
@@ -128,8 +128,8 @@ class Encoding(ABC):
 
     def __init__(self, players: int) -> None:
         self.players = players
-        self.features = Table(self.layout())
-        self.moves = Table(self.action_layout())
+        self.features = Layout(self.layout())
+        self.moves = Layout(self.action_layout())
 
     @classmethod
     def short_rules(cls) -> dict[str, Any]:
@@ -198,10 +198,10 @@ class Encoding(ABC):
         return (me + slot) % self.players
 
 
-def _markdown(table: Table, what: str) -> list[str]:
+def _markdown(layout: Layout, what: str) -> list[str]:
     lines = [f"| {what} | name | meaning |", "|---|---|---|"]
     at = 0
-    for segment in table.segments:
+    for segment in layout.segments:
         span = str(at) if segment.size == 1 else f"{at}-{at + segment.size - 1}"
         lines.append(f"| {span} | {segment.name} | {segment.doc} |")
         at += segment.size

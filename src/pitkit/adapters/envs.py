@@ -24,7 +24,7 @@ from pitkit.adapters.encoding import Encoding, Mask, Observation, ranks_reward
 from pitkit.core.actions import Action
 from pitkit.core.game import Game
 from pitkit.core.match import Match
-from pitkit.play.realtime import Table
+from pitkit.play.realtime import TradingPit
 
 __all__ = ["WAIT", "ObsDict", "PitkitAEC", "PitkitParallel", "Seeds", "observation_space"]
 
@@ -216,7 +216,7 @@ class PitkitParallel(_MatchEnv, ParallelEnv[str, ObsDict, int]):  # type: ignore
         self.ticks = 0
         self.agents: list[str] = []
         self._arrivals = random.Random(0)
-        self.table = Table(self.match, self._clock)
+        self.table = TradingPit(self.match, self._clock)
 
     def _clock(self) -> float:
         return float(self.ticks)
@@ -228,7 +228,7 @@ class PitkitParallel(_MatchEnv, ParallelEnv[str, ObsDict, int]):  # type: ignore
         # The arrival order comes from the match's seed too, by its own stream.
         self._arrivals = random.Random(f"arrivals {self.match.chance.seed}")
         self.ticks = 0
-        self.table = Table(self.match, self._clock)
+        self.table = TradingPit(self.match, self._clock)
         self.agents = list(self.possible_agents)
         return {a: self._observe(self.seat[a]) for a in self.agents}, {a: {} for a in self.agents}
 

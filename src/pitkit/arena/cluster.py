@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from pitkit.arena.pool import in_flight
+from pitkit.arena.backend import in_flight
 
 __all__ = ["MISSING_RAY", "RayBackend"]
 

@@ -1,7 +1,8 @@
-"""Where arena matches run: a small backend interface, and the local one.
+"""Where arena matches run: the local backend, and the choice of one by name.
 
-The arena hands a backend a function and a list of tasks and reads back the
-results in the order they finish. Tasks and results are plain picklable data
+The arena hands a backend (`pitkit.arena.backend.Backend`, which this module
+exports too) a function and a list of tasks and reads back the results in the
+order they finish. Tasks and results are plain picklable data
 (`pitkit.arena.tournament.MatchSpec` and `MatchResult`), and the function is
 a module-level name, so the same call can go to local processes or to a
 cluster: `pitkit.arena.cluster.RayBackend` implements `Backend` with
@@ -11,42 +12,18 @@ chosen, so pitkit runs without the ``ray`` extra.
 
 from __future__ import annotations
 
-import itertools
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
-__all__ = [
-    "BACKENDS",
-    "Backend",
-    "LocalBackend",
-    "default_workers",
-    "in_flight",
-    "make_backend",
-]
+from pitkit.arena.backend import Backend, in_flight
+
+__all__ = ["BACKENDS", "Backend", "LocalBackend", "default_workers", "make_backend"]
 
 T = TypeVar("T")
 R = TypeVar("R")
-H = TypeVar("H")
-
-
-class Backend(Protocol):
-    """Runs tasks somewhere and yields their results as they finish."""
-
-    @property
-    def workers(self) -> int:
-        """How many tasks may run at once."""
-        ...
-
-    def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
-        """``fn(task)`` for every task, in the order they finish."""
-        ...
-
-    def close(self) -> None:
-        """Release the workers."""
-        ...
 
 
 def default_workers() -> int:
@@ -55,25 +32,6 @@ def default_workers() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def in_flight(
-    tasks: Sequence[T],
-    limit: int,
-    submit: Callable[[T], H],
-    wait_some: Callable[[list[H]], tuple[list[H], list[H]]],
-) -> Iterator[H]:
-    """Submit `tasks` with at most `limit` in flight; yield each handle as it
-    finishes. `wait_some(pending)` blocks until at least one is done and
-    returns (done, still pending). Keeping the rest back lets results stream
-    in while they wait, and keeps a million-task schedule out of the queue."""
-    queue = iter(tasks)
-    pending = [submit(task) for task in itertools.islice(queue, limit)]
-    while pending:
-        done, pending = wait_some(pending)
-        for handle in done:
-            yield handle
-            pending.extend(submit(task) for task in itertools.islice(queue, 1))
 
 
 def _wait_futures(pending: list[Future[R]]) -> tuple[list[Future[R]], list[Future[R]]]:

@@ -31,8 +31,8 @@ from typing import Any
 
 from pitkit import bots as bot_registry
 from pitkit import games
+from pitkit.arena.backend import Backend
 from pitkit.arena.duplicate import DuplicateChance, arrangements
-from pitkit.arena.pool import Backend
 from pitkit.arena.ratings import Ratings
 from pitkit.core.game import Game
 from pitkit.core.match import Match

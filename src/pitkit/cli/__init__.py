@@ -689,11 +689,9 @@ def db_backup(
 
     It reads one snapshot of the database, so it may run while the server does.
     """
-    from sqlalchemy.exc import SQLAlchemyError
-
     from pitkit.server.ops.settings import database_url
     from pitkit.server.store.backup import BackupError, backup
-    from pitkit.server.store.storage import make_engine
+    from pitkit.server.store.storage import DatabaseError, make_engine
 
     # The report goes to stderr when the backup itself goes to stdout.
     out = Console(highlight=False, stderr=True) if file == "-" else console
@@ -712,7 +710,7 @@ def db_backup(
             with partial.open("wb") as f:
                 summary = backup(engine, f)
             partial.replace(path)
-    except (BackupError, OSError, SQLAlchemyError) as exc:
+    except (BackupError, OSError, DatabaseError) as exc:
         if file != "-":
             partial.unlink(missing_ok=True)
         raise _fail(str(exc), out) from None
@@ -735,11 +733,9 @@ def db_restore(
     The database gets the schema first if it has none. Everything goes in one
     transaction: if anything is wrong, nothing changes.
     """
-    from sqlalchemy.exc import SQLAlchemyError
-
     from pitkit.server.ops.settings import database_url
     from pitkit.server.store.backup import BackupError, restore
-    from pitkit.server.store.storage import make_engine
+    from pitkit.server.store.storage import DatabaseError, make_engine
 
     engine = make_engine(database_url(str(data), database))
     try:
@@ -748,7 +744,7 @@ def db_restore(
         else:
             with Path(file).open("rb") as f:
                 summary = restore(engine, f, force=force)
-    except (BackupError, OSError, SQLAlchemyError) as exc:
+    except (BackupError, OSError, DatabaseError) as exc:
         raise _fail(str(exc)) from None
     finally:
         engine.dispose()

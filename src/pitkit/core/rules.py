@@ -59,6 +59,11 @@ class RuleSet:
         (Pitch's teams need six); None leaves it to the game's usual number."""
         return None
 
+    def sorting_period(self) -> float:
+        """Seconds after each deal before anyone may trade, in real time (Pit's
+        sorting period, T3); 0: play starts as soon as the cards are dealt."""
+        return 0.0
+
     @classmethod
     def options(cls) -> list[OptionInfo]:
         """Every option of this rule set, in declaration order."""

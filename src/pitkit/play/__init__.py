@@ -4,7 +4,7 @@ clock or the wall clock, with bots' think times and Pit's sorting period.
 - `play_match` plays a match of bots to its end, the way its game is played:
   in turns (`turns`), or in real time on a virtual clock (`realtime`).
 - `bots` says what a bot sends now and how long it takes to react.
-- `realtime` holds the arrival-order `Table` (with the sorting period, T3)
+- `realtime` holds the arrival-order `TradingPit` (with the sorting period, T3)
   and `VirtualRun` (deterministic, for simulation and search); `wallclock`
   holds `RealtimeRunner` (the asyncio clock, for people and bots together).
 
@@ -26,7 +26,7 @@ from pitkit.play.realtime import (
     Arrival,
     HandTiming,
     StalledError,
-    Table,
+    TradingPit,
     VirtualRun,
     play_virtual,
 )
@@ -40,7 +40,7 @@ __all__ = [
     "RealtimeBot",
     "RealtimeRunner",
     "StalledError",
-    "Table",
+    "TradingPit",
     "VirtualRun",
     "actor",
     "decide",

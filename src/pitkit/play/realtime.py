@@ -2,12 +2,12 @@
 
 The pieces, from the bottom up:
 
-- `Table` takes actions one at a time in the order they arrive and says
+- `TradingPit` takes actions one at a time in the order they arrive and says
   what became of each (`Arrival`): taken, or refused with the reason, e.g.
   "seat 2's offer #7 was taken by seat 4". An action is sent with the
   number of the hand it was decided in; one that arrives after that hand
   ended (a corner ends it at once) is refused as too late, with how the
-  hand ended. The table also holds the sorting period: the dealer may not
+  hand ended. The pit also holds the sorting period: the dealer may not
   open the pit before it is over (T3).
 - A real-time bot (`RealtimeBot`) has `act(state, seat)`, which returns an
   action or None to wait, and `think_time`, the range of seconds it takes
@@ -45,7 +45,7 @@ __all__ = [
     "HandTiming",
     "RealtimeBot",
     "StalledError",
-    "Table",
+    "TradingPit",
     "VirtualRun",
     "decide",
     "decider",
@@ -56,7 +56,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Arrival:
-    """What became of one action sent to the table."""
+    """What became of one action sent to the pit."""
 
     seat: int
     action: str
@@ -69,7 +69,7 @@ class Arrival:
 
 @dataclass
 class HandTiming:
-    """When one hand was dealt, opened and ended, on the table's clock."""
+    """When one hand was dealt, opened and ended, on the pit's clock."""
 
     hand: int
     dealt: float
@@ -86,9 +86,10 @@ class HandTiming:
         return self.ended - self.opened
 
 
-class Table:
-    """One real-time match, taking actions one at a time in arrival order.
-    (`match` may also be a single hand of one, as in search's playouts.)
+class TradingPit:
+    """One real-time match, taking actions one at a time in arrival order: the
+    pit where everybody trades at once, which the dealer opens ("The pit is
+    open!"). (`match` may also be a single hand of one, as in search's playouts.)
 
     `clock` gives the time in seconds (the event loop's, or a virtual one);
     `sorting` is the sorting period after each deal, before which the dealer
@@ -195,7 +196,7 @@ class Table:
         return current, events
 
     def refusal(self, move: Action) -> str | None:
-        """Why the table refuses `move` before the game sees it, if it does:
+        """Why the pit refuses `move` before the game sees it, if it does:
         the dealer may not open the pit during the sorting period (T3)."""
         if move.kind == "open" and self.sorting_left() > 0:
             left = math.ceil(self.sorting_left())
@@ -261,7 +262,7 @@ class VirtualRun:
         self.rng = random.Random(seed)
         self._random = self.rng.random
         self.now = 0.0
-        self.table = Table(match, lambda: self.now)
+        self.table = TradingPit(match, lambda: self.now)
         self.decisions = 0  # actions taken; those refused are in table.refused
         self.max_quiet = max_quiet
         self._queue: list[tuple[float, int, int, int, Action | None, int]] = []

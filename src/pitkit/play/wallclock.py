@@ -1,9 +1,9 @@
 """A real-time match on the wall clock: `RealtimeRunner` plays the bots with
 asyncio while people send actions whenever they like.
 
-One task per bot looks at the table (`pitkit.play.realtime.Table`), decides,
-thinks, and sends; a waiting bot looks again when the table changes or when
-its think time runs out. People act through `submit`.
+One task per bot looks at the pit (`pitkit.play.realtime.TradingPit`),
+decides, thinks, and sends; a waiting bot looks again when the pit changes or
+when its think time runs out. People act through `submit`.
 
 This module stays Python in the compiled build (hatch_build.py): it waits,
 it does not compute, and coroutines compiled by mypyc were seen to lose
@@ -23,7 +23,7 @@ from typing import Any
 from pitkit.core.actions import Action
 from pitkit.core.match import Match
 from pitkit.play.bots import decide, think_range
-from pitkit.play.realtime import Arrival, Table
+from pitkit.play.realtime import Arrival, TradingPit
 
 __all__ = ["RealtimeRunner"]
 
@@ -34,7 +34,7 @@ class RealtimeRunner:
     their think times (scaled by `pace`), people call `submit`.
 
     `players` holds a bot per seat, or None for a person. `sorting` is the
-    sorting period in seconds (default: the rules' `sorting_seconds`, T3).
+    sorting period in seconds (default: the rules' `sorting_period()`, T3).
     """
 
     match: Match[Any, Any]
@@ -42,7 +42,7 @@ class RealtimeRunner:
     seed: int | None = None
     sorting: float | None = None
     pace: float = 1.0
-    table: Table = field(init=False)
+    table: TradingPit = field(init=False)
     rng: random.Random = field(init=False)
     _changed: asyncio.Event = field(init=False)
     _start: float = field(init=False)
@@ -53,10 +53,10 @@ class RealtimeRunner:
         self.rng = random.Random(self.seed)
         sorting = self.sorting
         if sorting is None:
-            sorting = float(getattr(self.match.rules, "sorting_seconds", 0))
+            sorting = self.match.rules.sorting_period()
         self._start = time.monotonic()
         self._changed = asyncio.Event()
-        self.table = Table(self.match, self._clock, sorting)
+        self.table = TradingPit(self.match, self._clock, sorting)
         self.table.listeners.append(self._on_arrival)
 
     def _clock(self) -> float:
@@ -72,7 +72,7 @@ class RealtimeRunner:
     def submit(
         self, seat: int, action: Action | str | Mapping[str, Any], hand: int | None = None
     ) -> Arrival:
-        """Send a person's action now (see `Table.submit`)."""
+        """Send a person's action now (see `TradingPit.submit`)."""
         return self.table.submit(seat, action, hand)
 
     async def run(self) -> None:

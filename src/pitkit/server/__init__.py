@@ -6,12 +6,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import sys
 
+from pitkit.server.app import create_app
 from pitkit.server.ops.settings import Limits, TableSettings, database_url
-from pitkit.server.web.app import create_app
 
 __all__ = ["Limits", "TableSettings", "create_app", "serve", "tune_process"]
 
@@ -35,20 +34,13 @@ def serve(
     `public_url` and `trusted_proxies` are `Site`'s (guards.py); ValueError if malformed.
     `log_format` is "text" or "json" (one object a line; logs.py).
     """
-    import uvicorn
-
-    from pitkit.server.web.guards import Site, raise_open_files_limit, server_config
+    from pitkit.server.web.asgi import run
+    from pitkit.server.web.guards import Site
 
     limits = limits or Limits()
     site = Site(host, public_url, trusted_proxies)
     app = create_app(database_url(data, database), limits, started=tune_process, site=site)
-    config = server_config(app, limits, port=port, log_level=log_level, log_format=log_format)
-    server = uvicorn.Server(config)
-    raise_open_files_limit()
-    # Ctrl+C stops the server cleanly, then uvicorn raises the signal again to whoever
-    # set a handler before it (uvicorn.run swallows it the same way).
-    with contextlib.suppress(KeyboardInterrupt):
-        server.run()
+    run(app, limits, port=port, log_level=log_level, log_format=log_format)
 
 
 def tune_process() -> None:

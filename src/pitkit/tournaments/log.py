@@ -3,13 +3,14 @@
 A tournament (a BGA continuous Pits tournament, a Darrtown Pitch tournament) is
 its kind, its options and an append-only list of entries: a player added, a
 hand entered, a sheet signed, a misplay ruled. Everything shown about the
-tournament is the entries replayed by its kind (`pits.py`, `pitch.py`), so
+tournament is the entries replayed by its kind (`pits.py`, `pitch/`), so
 nothing is ever overwritten: a correction is a new entry naming the entry it
 corrects (or voids), and the replay uses it in that entry's place.
 
 Every entry records who made it: the role and name of the link it came
 through, and the time. What a role may do is the kind's to decide (`Kind.check`).
-This module does no I/O: the server stores the entries (`pitkit.server`).
+This module does no I/O: the server stores the entries (`pitkit.server`);
+`Tournament` holds a log in memory and makes its entries (`tournament.py`).
 """
 
 from __future__ import annotations
@@ -36,24 +37,24 @@ __all__ = [
 ]
 
 ROLES = ("manager", "judge", "player", "public", "table")
-"""Who makes entries: people through their links, and the event's online tables
-(`event_tables.py`), which enter the hands played at them."""
+"""Who makes entries: people through their links, and the tournament's online tables
+(`pitkit.server.tournaments.online`), which enter the hands played at them."""
 
 NAME_CHARS = 40
-"""The longest name of a player, a judge or a table at an event."""
+"""The longest name of a player, a judge or a table at a tournament."""
 
 NEW_LINK = "new_link"
 """The entry by which the manager replaces a player's or a judge's link (one lost,
-or passed on): {role, name}. The old link stops working; the event is unchanged."""
+or passed on): {role, name}. The old link stops working; the tournament is unchanged."""
 
 
 class RefusedError(ValueError):
-    """An entry the event refuses (an impossible finishing order, a hand entered
+    """An entry the tournament refuses (an impossible finishing order, a hand entered
     twice...): nothing changed. The message says why, in words for people."""
 
 
 class ForbiddenError(PermissionError):
-    """The link's role may not do this (or the link is not one of this event's)."""
+    """The link's role may not do this (or the link is not one of this tournament's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +81,7 @@ PUBLIC_ACTOR = Actor("public")
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One entry of an event's log: what was entered, by whom, when; `corrects`
+    """One entry of a tournament's log: what was entered, by whom, when; `corrects`
     names an earlier entry this one replaces (type "void": strikes it)."""
 
     seq: int
@@ -112,8 +113,8 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class Online:
-    """A game of an event to be played at a pitkit table: the game, its rules,
-    and the event's players in seat order."""
+    """A game of a tournament to be played at a pitkit table: the game, its rules,
+    and the tournament's players in seat order."""
 
     game: str
     rules: Mapping[str, Any]
@@ -121,12 +122,12 @@ class Online:
 
 
 OPEN_TABLE = "open_table"
-"""The entry by which the manager puts one of the event's games at a pitkit table;
+"""The entry by which the manager puts one of the tournament's games at a pitkit table;
 the server opens the table and writes its id into the entry (``table_id``)."""
 
 
 class Kind(Protocol):
-    """What an event kind decides: its state, who may enter what, and its views."""
+    """What a kind of tournament decides: its state, who may enter what, and its views."""
 
     name: str
     title: str
@@ -136,10 +137,10 @@ class Kind(Protocol):
     """Entry types a later entry may correct or void."""
 
     def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """The event's options, checked and completed (RefusedError if wrong)."""
+        """The tournament's options, checked and completed (RefusedError if wrong)."""
 
     def start(self, options: Mapping[str, Any]) -> Any:
-        """A new event's state."""
+        """A new tournament's state."""
 
     def check(
         self, state: Any, actor: Actor, type: str, data: Mapping[str, Any], correcting: bool
@@ -157,7 +158,7 @@ class Kind(Protocol):
         state may be half-changed: the caller replays onto a fresh one)."""
 
     def view(self, state: Any, actor: Actor) -> dict[str, Any]:
-        """Everything `actor` sees of the event, as JSON."""
+        """Everything `actor` sees of the tournament, as JSON."""
 
     def csv(self, state: Any) -> dict[str, str]:
         """Every sheet and the standings, as CSV texts by file name."""
@@ -167,11 +168,11 @@ class Kind(Protocol):
         be played online now)."""
 
     def seat_at(self, state: Any, table_id: str, name: str) -> int:
-        """`name`'s seat at the event's online table `table_id` (ForbiddenError if
+        """`name`'s seat at the tournament's online table `table_id` (ForbiddenError if
         they do not sit there now)."""
 
     def sync(self, state: Any, table_id: str, match: Any) -> list[tuple[str, dict[str, Any]]]:
-        """The entries (type, data) that bring the event up to date with the match
+        """The entries (type, data) that bring the tournament up to date with the match
         played at its online table `table_id`: the hands not entered yet."""
 
 
@@ -200,7 +201,7 @@ def entry_name(data: Mapping[str, Any], key: str = "name") -> str:
 
 
 def replay(kind: Kind, options: Mapping[str, Any], entries: list[Entry]) -> Any:
-    """The event's state after `entries`, each correction used in place of the
+    """The tournament's state after `entries`, each correction used in place of the
     entry it corrects (its latest one), voided entries skipped."""
     latest: dict[int, Entry] = {}
     for entry in entries:

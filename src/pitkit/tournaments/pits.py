@@ -1,4 +1,4 @@
-"""The BGA continuous Pits tournament as an event (seeds/pits-bga.txt, ruling P10).
+"""The BGA continuous Pits tournament (seeds/pits-bga.txt, ruling P10).
 
 Through the evening, games start at tables of five from the roster. Each
 table's scorer (a player at it, chosen by the manager) enters every hand's
@@ -10,7 +10,7 @@ link or through the manager. The standings count every game: points, and the
 percentage 100 x points / (2 x hands) over every hand of every game a player
 took part in; the percentage prize needs 4 games of at least 10 hands.
 A game may instead be played online (``open_table`` {game, hands?, bot_delay?},
-by the manager before its first hand; `event_tables.py`): its pitkit table then
+by the manager before its first hand; `pitkit.server.tournaments.online`): its pitkit table then
 enters each hand's finishing order (role "table"), and nobody else does.
 The rules themselves are `pitkit.games.pits.sheet`; this module says who may
 enter what.
@@ -18,7 +18,7 @@ enter what.
 
 from __future__ import annotations
 
-import csv
+import csv as csvlib
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,11 +39,11 @@ from pitkit.tournaments.log import (
     entry_name,
 )
 
-__all__ = ["KIND", "PitsEvent", "PitsTournament"]
+__all__ = ["KIND", "PitsKind", "PitsTournamentState", "TableOfFive", "csv", "view"]
 
 
 @dataclass
-class Table:
+class TableOfFive:
     """A game's place in the hall and who keeps its sheet; `online` is the pitkit
     table it is played at, if it is (its hands are then entered by that table)."""
 
@@ -53,12 +53,12 @@ class Table:
 
 
 @dataclass
-class PitsEvent:
-    """The event's state: the roster, the score sheet and each game's table."""
+class PitsTournamentState:
+    """The tournament's state: the roster, the score sheet and each game's table of five."""
 
     players: list[str] = field(default_factory=list)
     sheet: ScoreSheet = field(default_factory=ScoreSheet)
-    tables: list[Table] = field(default_factory=list)
+    tables: list[TableOfFive] = field(default_factory=list)
     entered: list[list[int]] = field(default_factory=list)  # per game, each hand's entry
 
     def game(self, number: Any) -> Game:
@@ -67,7 +67,7 @@ class PitsEvent:
             raise RefusedError(f"there is no game {number}")
         return self.sheet.games[number - 1]
 
-    def numbered(self) -> list[tuple[int, Game, Table]]:
+    def numbered(self) -> list[tuple[int, Game, TableOfFive]]:
         """Every game with its number (from 1) and its table."""
         pairs = zip(self.sheet.games, self.tables, strict=True)
         return [(number, game, table) for number, (game, table) in enumerate(pairs, 1)]
@@ -94,8 +94,8 @@ def _names(data: Mapping[str, Any], key: str) -> list[str]:
     return [" ".join(v.split()) for v in value]
 
 
-class PitsTournament:
-    """The `pits-continuous` kind of event."""
+class PitsKind:
+    """The `pits-continuous` kind of tournament."""
 
     name = "pits-continuous"
     title = "BGA continuous Pits tournament"
@@ -108,13 +108,13 @@ class PitsTournament:
             raise RefusedError(f"a Pits tournament has no options, not {sorted(given)}")
         return {}
 
-    def start(self, options: Mapping[str, Any]) -> PitsEvent:
-        """An event with nobody on the roster yet."""
-        return PitsEvent()
+    def start(self, options: Mapping[str, Any]) -> PitsTournamentState:
+        """A tournament with nobody on the roster yet."""
+        return PitsTournamentState()
 
     def check(
         self,
-        state: PitsEvent,
+        state: PitsTournamentState,
         actor: Actor,
         type: str,
         data: Mapping[str, Any],
@@ -149,11 +149,13 @@ class PitsTournament:
         elif data.get("player") != actor.name:
             raise ForbiddenError("a player may only quit or sign for themselves")
 
-    def decide(self, state: PitsEvent, type: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    def decide(
+        self, state: PitsTournamentState, type: str, data: Mapping[str, Any]
+    ) -> dict[str, Any]:
         """Nothing: every Pits entry says all it means."""
         return {}
 
-    def apply(self, state: PitsEvent, entry: Entry) -> None:
+    def apply(self, state: PitsTournamentState, entry: Entry) -> None:
         """Apply one entry (RefusedError: the sheet does not allow it)."""
         data = entry.data
         try:
@@ -161,13 +163,13 @@ class PitsTournament:
         except SheetError as exc:
             raise RefusedError(str(exc)) from None
 
-    def online(self, state: PitsEvent, data: Mapping[str, Any]) -> Online:
+    def online(self, state: PitsTournamentState, data: Mapping[str, Any]) -> Online:
         """A pitkit table for an open game (`game`), with `hands` (10 or more, the
         sheet's minimum; default 10) in its match."""
         _number, game = _offline_game(state, data)
         return Online("pits", {"hands": _hands(data)}, tuple(game.table))
 
-    def seat_at(self, state: PitsEvent, table_id: str, name: str) -> int:
+    def seat_at(self, state: PitsTournamentState, table_id: str, name: str) -> int:
         """`name`'s seat at the game played at `table_id`: a player's or a replacement's."""
         found = state.at_table(table_id)
         if found is None:
@@ -180,7 +182,7 @@ class PitsTournament:
         return game.table.index(name)
 
     def sync(
-        self, state: PitsEvent, table_id: str, match: PitsMatch
+        self, state: PitsTournamentState, table_id: str, match: PitsMatch
     ) -> list[tuple[str, dict[str, Any]]]:
         """Each hand the table has finished and the sheet lacks, with its finishing
         order named by who sits in each seat now; nothing once the sheet is ruled off."""
@@ -194,81 +196,90 @@ class PitsTournament:
             entries.append(("hand", {"game": number, "hand": hand + 1, "order": order}))
         return entries
 
-    def view(self, state: PitsEvent, actor: Actor) -> dict[str, Any]:
+    def view(self, state: PitsTournamentState, actor: Actor) -> dict[str, Any]:
         """The roster, every game with its hands, and both prize tables."""
-        games = []
-        for number, (game, table) in enumerate(
-            zip(state.sheet.games, state.tables, strict=True), 1
-        ):
-            hands = []
-            for index, order in enumerate(game.hands, 1):
-                hands.append(
-                    {
-                        "hand": index,
-                        "order": list(order),
-                        "points": {p: POINTS[place] for place, p in enumerate(order)},
-                        "dealer": order[2],
-                        "entry": state.entered[number - 1][index - 1],
-                    }
-                )
-            games.append(
+        return view(state, actor)
+
+    def csv(self, state: PitsTournamentState) -> dict[str, str]:
+        """`sheets.csv`: every hand of every game; `standings.csv`: the prize tables."""
+        return csv(state)
+
+
+# -- views: pure functions of the state ------------------------------------------------
+
+
+def view(state: PitsTournamentState, actor: Actor) -> dict[str, Any]:
+    """The roster, every game with its hands, and both prize tables."""
+    games = []
+    for number, (game, table) in enumerate(zip(state.sheet.games, state.tables, strict=True), 1):
+        hands = []
+        for index, order in enumerate(game.hands, 1):
+            hands.append(
                 {
-                    "game": number,
-                    "table": table.label,
-                    "scorer": table.scorer,
-                    "online": table.online,
-                    "seats": [list(seat) for seat in game.seats],
-                    "at_table": game.table,
-                    "hands": hands,
-                    "points": dict(game.points),
-                    "complete": game.complete,
-                    "ruled_off": game.ruled_off,
-                    "signatures": list(game.signatures),
-                    "confirmed": game.confirmed,
+                    "hand": index,
+                    "order": list(order),
+                    "points": {p: POINTS[place] for place, p in enumerate(order)},
+                    "dealer": order[2],
+                    "entry": state.entered[number - 1][index - 1],
                 }
             )
-        return {
-            "players": list(state.players),
-            "games": games,
-            "standings": {
-                "points": _ranked(state.sheet.most_points(), lambda s: s.points),
-                "percentage": _ranked(state.sheet.best_percentage(), lambda s: s.percentage),
-            },
-            "rules": {"hands_a_game": MIN_HANDS, "games_for_percentage": MIN_GAMES},
-        }
-
-    def csv(self, state: PitsEvent) -> dict[str, str]:
-        """`sheets.csv`: every hand of every game; `standings.csv`: the prize tables."""
-        sheets = io.StringIO()
-        writer = csv.writer(sheets)
-        writer.writerow(["game", "table", "hand", "1st", "2nd", "3rd (deals next)", "4th", "5th"])
-        for number, (game, table) in enumerate(
-            zip(state.sheet.games, state.tables, strict=True), 1
-        ):
-            for index, order in enumerate(game.hands, 1):
-                writer.writerow([number, table.label, index, *order])
-            status = "signed" if game.confirmed else "ruled off" if game.ruled_off else "open"
-            totals = "; ".join(f"{p} {n}" for p, n in game.points.items())
-            writer.writerow([number, table.label, "total", totals, status])
-        standings = io.StringIO()
-        writer = csv.writer(standings)
-        writer.writerow(
-            ["rank", "player", "points", "games", "full games", "hands", "percentage", "eligible"]
+        games.append(
+            {
+                "game": number,
+                "table": table.label,
+                "scorer": table.scorer,
+                "online": table.online,
+                "seats": [list(seat) for seat in game.seats],
+                "at_table": game.table,
+                "hands": hands,
+                "points": dict(game.points),
+                "complete": game.complete,
+                "ruled_off": game.ruled_off,
+                "signatures": list(game.signatures),
+                "confirmed": game.confirmed,
+            }
         )
-        for line in _ranked(state.sheet.most_points(), lambda s: s.points):
-            writer.writerow(
-                [
-                    f"{line['rank']}{'=' if line['tied'] else ''}",
-                    line["player"],
-                    line["points"],
-                    line["games"],
-                    line["full_games"],
-                    line["hands"],
-                    f"{line['percentage']:.1f}",
-                    "yes" if line["eligible"] else "no",
-                ]
-            )
-        return {"sheets.csv": sheets.getvalue(), "standings.csv": standings.getvalue()}
+    return {
+        "players": list(state.players),
+        "games": games,
+        "standings": {
+            "points": _ranked(state.sheet.most_points(), lambda s: s.points),
+            "percentage": _ranked(state.sheet.best_percentage(), lambda s: s.percentage),
+        },
+        "rules": {"hands_a_game": MIN_HANDS, "games_for_percentage": MIN_GAMES},
+    }
+
+
+def csv(state: PitsTournamentState) -> dict[str, str]:
+    """`sheets.csv`: every hand of every game; `standings.csv`: the prize tables."""
+    sheets = io.StringIO()
+    writer = csvlib.writer(sheets)
+    writer.writerow(["game", "table", "hand", "1st", "2nd", "3rd (deals next)", "4th", "5th"])
+    for number, (game, table) in enumerate(zip(state.sheet.games, state.tables, strict=True), 1):
+        for index, order in enumerate(game.hands, 1):
+            writer.writerow([number, table.label, index, *order])
+        status = "signed" if game.confirmed else "ruled off" if game.ruled_off else "open"
+        totals = "; ".join(f"{p} {n}" for p, n in game.points.items())
+        writer.writerow([number, table.label, "total", totals, status])
+    standings = io.StringIO()
+    writer = csvlib.writer(standings)
+    writer.writerow(
+        ["rank", "player", "points", "games", "full games", "hands", "percentage", "eligible"]
+    )
+    for line in _ranked(state.sheet.most_points(), lambda s: s.points):
+        writer.writerow(
+            [
+                f"{line['rank']}{'=' if line['tied'] else ''}",
+                line["player"],
+                line["points"],
+                line["games"],
+                line["full_games"],
+                line["hands"],
+                f"{line['percentage']:.1f}",
+                "yes" if line["eligible"] else "no",
+            ]
+        )
+    return {"sheets.csv": sheets.getvalue(), "standings.csv": standings.getvalue()}
 
 
 def _ranked(lines: Sequence[Standing], key: Any) -> list[dict[str, Any]]:
@@ -294,14 +305,14 @@ def _ranked(lines: Sequence[Standing], key: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _add_player(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
+def _add_player(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
     name = entry_name(data)
     if name.casefold() in (p.casefold() for p in state.players):
         raise RefusedError(f"{name} is on the roster already")
     state.players.append(name)
 
 
-def _start_game(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
+def _start_game(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
     players = _names(data, "players")
     if len(players) != PLAYERS or len(set(players)) != PLAYERS:
         raise RefusedError(f"a game is for {PLAYERS} different players")
@@ -318,11 +329,11 @@ def _start_game(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
     if label is not None and (not isinstance(label, str) or len(label) > NAME_CHARS):
         raise RefusedError(f"a table's name has at most {NAME_CHARS} characters")
     state.sheet.new_game(players)
-    state.tables.append(Table(label or f"Table {len(state.tables) + 1}", scorer))
+    state.tables.append(TableOfFive(label or f"Table {len(state.tables) + 1}", scorer))
     state.entered.append([])
 
 
-def _hand(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
+def _hand(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
     game = state.game(data.get("game"))
     number = state.sheet.games.index(game) + 1
     hand = data.get("hand")
@@ -344,7 +355,7 @@ def _hand(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
     state.entered[number - 1].append(seq)
 
 
-def _offline_game(state: PitsEvent, data: Mapping[str, Any]) -> tuple[int, Game]:
+def _offline_game(state: PitsTournamentState, data: Mapping[str, Any]) -> tuple[int, Game]:
     """The open game `data` names, not yet at a pitkit table, or RefusedError."""
     game = state.game(data.get("game"))
     number = state.sheet.games.index(game) + 1
@@ -364,7 +375,7 @@ def _hands(data: Mapping[str, Any]) -> int:
     return hands
 
 
-def _open_table(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
+def _open_table(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
     number, _game = _offline_game(state, data)
     _hands(data)
     table_id = data.get("table_id")
@@ -373,7 +384,7 @@ def _open_table(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
     state.tables[number - 1].online = table_id
 
 
-def _quit(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
+def _quit(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
     number = data.get("game")
     game = state.game(number)
     player = entry_name(data, "player")
@@ -392,14 +403,14 @@ def _quit(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
     game.quit(player, replacement)
 
 
-def _rule_off(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
+def _rule_off(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
     game = state.game(data.get("game"))
     if game.ruled_off:
         raise RefusedError(f"game {data.get('game')} is ruled off already")
     game.rule_off()
 
 
-def _sign(state: PitsEvent, data: Mapping[str, Any], seq: int) -> None:
+def _sign(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
     game = state.game(data.get("game"))
     player = entry_name(data, "player")
     if player in game.signatures:
@@ -417,4 +428,4 @@ _TYPES = {
     "sign": _sign,
 }
 
-KIND = PitsTournament()
+KIND = PitsKind()

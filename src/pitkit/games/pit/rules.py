@@ -67,6 +67,10 @@ class Rules(RuleSet):
         if self.commodities is not None:
             self._named()
 
+    def sorting_period(self) -> float:
+        """Seconds of sorting after each deal before the dealer may open the pit (T3)."""
+        return float(self.sorting_seconds)
+
     def _named(self) -> list[Commodity]:
         """The commodities named by the option, checked (T1)."""
         assert self.commodities is not None

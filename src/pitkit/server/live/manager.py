@@ -12,14 +12,20 @@ import contextlib
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 from pitkit import bots as bot_registry
 from pitkit import games
-from pitkit.server.live.tables import Rebuilt, Seat, Table, rebuild
+from pitkit.core.game import Game
+from pitkit.core.rules import RuleSet
+from pitkit.server.live import messages
+from pitkit.server.live.rebuild import Rebuilt, rebuild
+from pitkit.server.live.seats import Seat
+from pitkit.server.live.tables import Table
 from pitkit.server.live.thinking import Thinker
-from pitkit.server.ops.metrics import Metrics
+from pitkit.server.ops.metrics import Census, Metrics
 from pitkit.server.ops.settings import Limits, TableSettings
 from pitkit.server.ops.tokens import hash_token, new_token
 from pitkit.server.store import storage
@@ -55,7 +61,7 @@ class Manager:
         self._unloadable: set[str] = set()  # stored tables of a game or rule no longer known
         self._tasks: list[asyncio.Task[None]] = []
         self.on_event_step: Callable[[Table], None] | None = None
-        """Told of each step at a table that plays an event's game (`EventTables`)."""
+        """Told of each step at a table that plays an event's game (`OnlineTables`)."""
 
     async def load(self) -> None:
         """Start: take up every unfinished table no worker runs (on SQLite, all of
@@ -194,7 +200,7 @@ class Manager:
             return None
         self._register(table)
         table.start_timers()
-        table._schedule_bots()
+        table.bots.schedule()
         return table
 
     def _register(self, table: Table) -> None:
@@ -216,35 +222,10 @@ class Manager:
         `seats` names a bot for each seat, or None for an open seat (fewer
         entries than players: the rest are open). ValueError explains bad input.
         """
-        if len(self.tables) >= self.limits.tables:
-            raise ValueError("the server holds as many tables as it can; try again later")
-        if creator is not None:
-            held = sum(
-                t.creator == creator and t.status in UNFINISHED for t in self.tables.values()
-            )
-            if held >= self.limits.tables_per_address:
-                raise ValueError(
-                    f"you have {held} tables waiting or playing, the most one address may "
-                    "have; close one or let one finish first"
-                )
+        self._check_room(creator)
         game = games.get(game_name)
-        usual = game.make_rules(dict(rules)).players() or game.default_players
-        n = players if players is not None else max(len(seats), usual)
-        match = game.new_match(n, dict(rules), 0)  # checks the player count and the rules
-        if len(seats) > n:
-            raise ValueError(f"{len(seats)} seats given for {n} players")
-        seats = list(seats) + [None] * (n - len(seats))
-        for name in seats:
-            if name is not None:
-                self.thinker.check(game, name)
-        if settings.standin is not None and settings.standin not in bot_registry.names(game):
-            raise ValueError(
-                f"no bot named {settings.standin!r} for {game.name}; "
-                f"bots are: {', '.join(bot_registry.names(game))}"
-            )
-        least = self.limits.turn_seconds_least
-        if settings.turn_seconds is not None and settings.turn_seconds < least:
-            raise ValueError(f"turn_seconds is at least {least:g} (seconds), or null (none)")
+        ruleset, seats = self._check_table(game, players, rules, seats, settings)
+        n = len(seats)
         host = new_token()
         tokens = [new_token() for _ in range(n)]
         table_id = secrets.token_urlsafe(6)
@@ -254,7 +235,7 @@ class Manager:
             id=table_id,
             game=game.name,
             players=n,
-            rules=match.rules.to_json(),
+            rules=ruleset.to_json(),
             settings=settings.to_json(),
             host_hash=hash_token(host),
             status="waiting",
@@ -275,6 +256,57 @@ class Manager:
         if all(s.kind == "bot" for s in table.seats):
             await table.start()
         return table, host, tokens
+
+    def _check_room(self, creator: str | None) -> None:
+        """Refuse (ValueError) a new table beyond the server's cap, or the creator's."""
+        if len(self.tables) >= self.limits.tables:
+            raise ValueError("the server holds as many tables as it can; try again later")
+        if creator is not None:
+            held = sum(
+                t.creator == creator and t.status in UNFINISHED for t in self.tables.values()
+            )
+            if held >= self.limits.tables_per_address:
+                raise ValueError(
+                    f"you have {held} tables waiting or playing, the most one address may "
+                    "have; close one or let one finish first"
+                )
+
+    def _check_table(
+        self,
+        game: Game,
+        players: int | None,
+        rules: Mapping[str, Any],
+        seats: list[str | None],
+        settings: TableSettings,
+    ) -> tuple[RuleSet, list[str | None]]:
+        """A new table's rules and its bot (or None) in every seat, checked (ValueError)."""
+        usual = game.make_rules(dict(rules)).players() or game.default_players
+        n = players if players is not None else max(len(seats), usual)
+        match = game.new_match(n, dict(rules), 0)  # checks the player count and the rules
+        if len(seats) > n:
+            raise ValueError(f"{len(seats)} seats given for {n} players")
+        for name in seats:
+            if name is not None:
+                self.thinker.check(game, name)
+        if settings.standin is not None and settings.standin not in bot_registry.names(game):
+            raise ValueError(
+                f"no bot named {settings.standin!r} for {game.name}; "
+                f"bots are: {', '.join(bot_registry.names(game))}"
+            )
+        least = self.limits.turn_seconds_least
+        if settings.turn_seconds is not None and settings.turn_seconds < least:
+            raise ValueError(f"turn_seconds is at least {least:g} (seconds), or null (none)")
+        return match.rules, [*seats, *[None] * (n - len(seats))]
+
+    def census(self) -> Census:
+        """The tables in memory and their sockets, for a metrics scrape (`Metrics.watch`)."""
+        tables = list(self.tables.values())
+        return Census(
+            tables=Counter((t.game.name, t.status) for t in tables),
+            players=sum(len(s.conns) for t in tables for s in t.seats),
+            spectators=sum(len(t.spectators) for t in tables),
+            store_jobs=self.store.jobs,
+        )
 
     async def listed(self, status: str | None, game: str | None) -> list[dict[str, Any]]:
         """The lobby: listed tables, newest first, as anyone may see them. Beside other
@@ -307,24 +339,23 @@ class Manager:
 def _summary(record: TableRecord) -> dict[str, Any]:
     """A table another worker runs, as the lobby shows it: what the database knows."""
     game = games.get(record.game) if record.game in games.names() else None
-    seats = [Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in record.seats]
-    return {
-        "id": record.id,
-        "game": record.game,
-        "title": game.title if game else record.game,
-        "players": record.players,
-        "rules": game.make_rules(record.rules).changed() if game else {},
-        "settings": record.settings,
-        "status": record.status,
-        "match": record.match_no,
-        "version": None,
-        "to_act": [],
-        "seats": [seat.info() for seat in seats],
-        "spectators": 0,
-        "outcome": None,
-        "problem": None,
-        "created": record.created,
-    }
+    return messages.table_info(
+        id=record.id,
+        game=record.game,
+        title=game.title if game else record.game,
+        players=record.players,
+        rules=game.make_rules(record.rules).changed() if game else {},
+        settings=record.settings,
+        status=record.status,
+        match=record.match_no,
+        version=None,
+        to_act=[],
+        seats=[Seat(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in record.seats],
+        spectators=0,
+        outcome=None,
+        problem=None,
+        created=record.created,
+    )
 
 
 def _plausible_id(table_id: str) -> bool:

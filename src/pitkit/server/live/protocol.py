@@ -13,21 +13,16 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import HTTPException
-from pydantic import BaseModel, ConfigDict, model_validator
-
 from pitkit.core.narrate import plain
 
 __all__ = [
     "ERRORS",
     "Act",
-    "Body",
     "Chat",
     "ClientMessage",
     "Hello",
     "ProtocolError",
     "Simple",
-    "bearer",
     "json_problem",
     "parse",
 ]
@@ -247,29 +242,3 @@ def error(code: str, reason: str, ident: str | int | None = None, **extra: Any) 
         out["id"] = ident
     out.update(extra)
     return out
-
-
-def bearer(authorization: str | None) -> str | None:
-    """The token an ``Authorization: Bearer <token>`` header carries, if any."""
-    if authorization and authorization[:7].lower() == "bearer ":
-        return authorization[7:].strip() or None
-    return None
-
-
-class Body(BaseModel):
-    """A request body: exact JSON types (``"3"`` is no number), no unknown fields."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _plain_json(cls, data: Any) -> Any:
-        # Checked before any field, and refused as an HTTPException rather than a
-        # ValueError: FastAPI's 422 quotes the failing input, and a lone surrogate or
-        # NaN in that quote cannot be written as JSON (the client got a 500).
-        if not isinstance(data, dict):
-            raise HTTPException(422, "the body is a JSON object (Content-Type: application/json)")
-        problem = json_problem(data, depth=4)
-        if problem is not None:
-            raise HTTPException(422, f"the body cannot be read: {problem}")
-        return data

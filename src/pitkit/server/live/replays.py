@@ -17,7 +17,7 @@ from typing import Any
 from pitkit.core.events import Event
 from pitkit.core.game import Game
 from pitkit.core.narrate import Narrator
-from pitkit.server.live.tables import named
+from pitkit.server.live.messages import named
 
 __all__ = ["replay"]
 

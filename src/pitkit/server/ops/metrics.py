@@ -3,14 +3,15 @@
 Each app has its own `Metrics` on a registry of its own, not prometheus-client's
 global one, so that many apps in one process (the tests) count apart. Labels are
 only games, statuses, roles, refusal codes and failure reasons, all from fixed
-lists: never a table id, a token, a name or a card.
+lists: never a table id, a token, a name or a card. The tables in memory are
+counted by whoever holds them (the live manager), which hands a `Census` to each
+scrape: the server's lowest layer knows nothing of tables.
 """
 
 from __future__ import annotations
 
-from collections import Counter as Tally
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 
 from prometheus_client import (
     CollectorRegistry,
@@ -25,10 +26,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 
 from pitkit import games
 
-if TYPE_CHECKING:
-    from pitkit.server.live.manager import Manager
-
-__all__ = ["STATUSES", "Metrics"]
+__all__ = ["STATUSES", "Census", "Metrics"]
 
 STATUSES = ("waiting", "playing", "over", "closed", "expired", "broken")
 """Every status a table may have (each is reported, at 0 when no table has it)."""
@@ -36,6 +34,20 @@ STATUSES = ("waiting", "playing", "over", "closed", "expired", "broken")
 # From a millisecond (a commit that found the disk idle) to a second (one that
 # waited on a lock or an fsync storm); the store gives up after `Limits.store_seconds`.
 SECONDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+
+
+@dataclass(frozen=True)
+class Census:
+    """What a scrape counts of the tables in memory, as the live manager reports it."""
+
+    tables: Mapping[tuple[str, str], int]
+    """Tables by game and status (those not in it: none)."""
+    players: int
+    """Open WebSocket connections of seated players that said hello."""
+    spectators: int
+    """Open WebSocket connections of spectators that said hello."""
+    store_jobs: int
+    """Database jobs committed so far."""
 
 
 class Metrics:
@@ -80,9 +92,10 @@ class Metrics:
         PlatformCollector(registry=registry)
         GCCollector(registry=registry)
 
-    def watch(self, manager: Manager) -> None:
-        """Count `manager`'s tables, sockets and database jobs at every scrape."""
-        self.registry.register(_Tables(manager))
+    def watch(self, census: Callable[[], Census]) -> None:
+        """Count the tables, sockets and database jobs that `census()` gives, at
+        every scrape (it is called on the event loop: the /metrics route is async)."""
+        self.registry.register(_Scrape(census))
 
     def refused(self, code: str) -> None:
         """Count a refusal with the protocol's error `code`."""
@@ -93,34 +106,32 @@ class Metrics:
         return generate_latest(self.registry)
 
 
-class _Tables:
+class _Scrape:
     """What is read from the tables in memory when Prometheus scrapes, rather than
-    kept up to date at every change. Called on the event loop (the /metrics route
-    is async), the one thread that changes the tables."""
+    kept up to date at every change."""
 
-    def __init__(self, manager: Manager) -> None:
-        self.manager = manager
+    def __init__(self, census: Callable[[], Census]) -> None:
+        self.census = census
 
     def collect(self) -> Iterator[Metric]:
-        tables = list(self.manager.tables.values())
-        counts = Tally((t.game.name, t.status) for t in tables)
+        census = self.census()
         by_state = GaugeMetricFamily(
             "pitkit_tables", "Tables in memory, by game and status.", labels=["game", "status"]
         )
         every = {(game, status) for game in games.names() for status in STATUSES}
-        for game, status in sorted(every | set(counts)):
-            by_state.add_metric([game, status], counts[game, status])
+        for game, status in sorted(every | set(census.tables)):
+            by_state.add_metric([game, status], census.tables.get((game, status), 0))
         yield by_state
         sockets = GaugeMetricFamily(
             "pitkit_connections",
             "Open WebSocket connections that said hello, by role.",
             labels=["role"],
         )
-        sockets.add_metric(["player"], sum(len(s.conns) for t in tables for s in t.seats))
-        sockets.add_metric(["spectator"], sum(len(t.spectators) for t in tables))
+        sockets.add_metric(["player"], census.players)
+        sockets.add_metric(["spectator"], census.spectators)
         yield sockets
         yield CounterMetricFamily(
             "pitkit_store_jobs",
             "Database jobs committed (each commit takes many: group commit).",
-            value=self.manager.store.jobs,
+            value=census.store_jobs,
         )

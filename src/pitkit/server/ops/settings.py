@@ -140,38 +140,11 @@ class TableSettings:
         """Settings from JSON, checking types and ranges; ValueError names the problem.
         `client`: given by a client, who may not tie a table to an event."""
         data = dict(data or {})
-        known = {
-            "bot_delay",
-            "away_timeout",
-            "standin",
-            "listed",
-            "spectator_chat",
-            "turn_seconds",
-            "next_hand_seconds",
-        }
-        if not client:
-            known.add("event")
-        unknown = set(data) - known
-        if unknown:
-            # repr: a name is the client's text, shown back escaped whatever it holds.
-            raise ValueError(
-                f"unknown settings {', '.join(sorted(repr(k)[:40] for k in unknown))}; "
-                f"settings are: {', '.join(sorted(known))}"
-            )
-
-        def seconds(value: Any, most: float) -> float | None:
-            # NaN fails every comparison and so every range check, but say so plainly anyway.
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                return None
-            if isinstance(value, float) and not math.isfinite(value):
-                return None
-            return float(value) if 0 <= value <= most else None
-
+        _check_names(data, client)
         out = TableSettings()
-        delay = seconds(data.get("bot_delay", out.bot_delay), 30)
-        timeout = seconds(data.get("away_timeout", out.away_timeout), 86400)
+        delay = _seconds(data.get("bot_delay", out.bot_delay), 30)
+        timeout = _seconds(data.get("away_timeout", out.away_timeout), 86400)
         standin = data.get("standin", out.standin)
-        listed = data.get("listed", out.listed)
         if delay is None:
             raise ValueError("bot_delay is a number of seconds from 0 to 30")
         if timeout is None:
@@ -181,18 +154,15 @@ class TableSettings:
             not isinstance(standin, str) or len(standin) > 40 or not standin.isprintable()
         ):
             raise ValueError("standin is a bot name")
-        if not isinstance(listed, bool):
-            raise ValueError("listed is true or false")
-        spectator_chat = data.get("spectator_chat", out.spectator_chat)
-        if not isinstance(spectator_chat, bool):
-            raise ValueError("spectator_chat is true or false")
+        listed = _flag(data, "listed", out.listed)
+        spectator_chat = _flag(data, "spectator_chat", out.spectator_chat)
         turn = data.get("turn_seconds")
-        turn_seconds = None if turn is None else seconds(turn, 600)
+        turn_seconds = None if turn is None else _seconds(turn, 600)
         # At least `Limits.turn_seconds_least` too (10 s): checked where the limits are.
         if turn is not None and not turn_seconds:
             raise ValueError("turn_seconds is a number of seconds from 10 to 600, or null (none)")
         pause = data.get("next_hand_seconds")
-        next_hand_seconds = None if pause is None else seconds(pause, 300)
+        next_hand_seconds = None if pause is None else _seconds(pause, 300)
         if pause is not None and next_hand_seconds is None:
             raise ValueError(
                 "next_hand_seconds is a number of seconds from 0 (no pause) to 300, "
@@ -224,6 +194,46 @@ class TableSettings:
             "next_hand_seconds": self.next_hand_seconds,
             **({"event": self.event} if self.event is not None else {}),
         }
+
+
+def _check_names(data: dict[str, Any], client: bool) -> None:
+    """ValueError if `data` names a setting there is none of (for a client: or `event`)."""
+    known = {
+        "bot_delay",
+        "away_timeout",
+        "standin",
+        "listed",
+        "spectator_chat",
+        "turn_seconds",
+        "next_hand_seconds",
+    }
+    if not client:
+        known.add("event")
+    unknown = set(data) - known
+    if unknown:
+        # repr: a name is the client's text, shown back escaped whatever it holds.
+        raise ValueError(
+            f"unknown settings {', '.join(sorted(repr(k)[:40] for k in unknown))}; "
+            f"settings are: {', '.join(sorted(known))}"
+        )
+
+
+def _seconds(value: Any, most: float) -> float | None:
+    """`value` as seconds, if it is a number from 0 to `most` (else None)."""
+    # NaN fails every comparison and so every range check, but say so plainly anyway.
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return float(value) if 0 <= value <= most else None
+
+
+def _flag(data: dict[str, Any], name: str, default: bool) -> bool:
+    """The setting `name`, true or false (ValueError if it is anything else)."""
+    value = data.get(name, default)
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} is true or false")
+    return value
 
 
 def database_url(data: str, database: str | None) -> str:

@@ -45,11 +45,13 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.exc import SQLAlchemyError
 
 from pitkit.server.ops.metrics import Metrics
 
 __all__ = [
     "ChatRecord",
+    "DatabaseError",
     "MatchRecord",
     "SeatRecord",
     "Store",
@@ -121,7 +123,7 @@ steps_t = Table(
 )
 
 
-# Events (tournaments, server/tournaments/service.py): each is a log of entries, never rewritten.
+# Tournaments (server/tournaments/service.py): each is a log of entries, never rewritten.
 events_t = Table(
     "events",
     metadata,
@@ -289,6 +291,11 @@ class _Job:
     loop: asyncio.AbstractEventLoop | None
     abandoned: bool = False
     """Set when the caller stopped waiting: a job not yet begun is then skipped."""
+
+
+DatabaseError = SQLAlchemyError
+"""Any error of the database or its driver: what a caller outside the store
+catches (the CLI's `db` commands), without importing SQLAlchemy itself."""
 
 
 class StoreTimeoutError(TimeoutError):

@@ -1,17 +1,17 @@
-"""An event's games played online, at pitkit tables.
+"""A tournament's games played online, at pitkit tables.
 
-The manager puts one of the event's games at a pitkit table (an
+The manager puts one of the tournament's games at a pitkit table (an
 ``open_table`` entry, with ``bot_delay`` if the manager likes): the server
-opens an unlisted table for the game's players, tied to the event, and hands
-the manager its host token once. Each
-player takes their seat with their own event link (`seat`), which gives the
-seat a new token: nobody else, the host included, ever holds it. The table
-then feeds the event: after every stored step, the event's kind says which
-entries the match calls for (`Kind.sync`: a Pits hand's finishing order, a
-Pitch cut and pad lines), and they are entered as made by "the online table".
-Syncing compares the event with the match, so a hand missed (a restart, a
-race) is entered at the next step, and one entered twice is refused by the
-event like any other.
+opens an unlisted table for the game's players, tied to the tournament, and
+hands the manager its host token once. Each player takes their seat with their
+own tournament link (`seat`), which gives the seat a new token: nobody else,
+the host included, ever holds it. The table then feeds the tournament: after
+every stored step, the tournament's kind says which entries the match calls
+for (`Kind.sync`: a Pits hand's finishing order, a Pitch cut and pad lines),
+and they are entered as made by "the online table". Syncing compares the
+tournament with the match, so a hand missed (a restart, a race) is entered at
+the next step, and one entered twice is refused by the tournament like any
+other.
 """
 
 from __future__ import annotations
@@ -25,41 +25,44 @@ from typing import Any
 from pitkit.server.live.manager import Manager
 from pitkit.server.live.tables import Table
 from pitkit.server.ops.settings import TableSettings
-from pitkit.server.tournaments.service import Events, Loaded
-from pitkit.tournaments.log import OPEN_TABLE, Actor, Entry, ForbiddenError, RefusedError
+from pitkit.server.tournaments.service import Made, Running, Tournaments
+from pitkit.tournaments.log import OPEN_TABLE, Actor, ForbiddenError, RefusedError
 
-__all__ = ["EventTables"]
+__all__ = ["OnlineTables"]
 
 log = logging.getLogger("pitkit.server")
 
 
-class EventTables:
-    """Opens the events' online tables, seats their players, and feeds their hands back."""
+class OnlineTables:
+    """Opens the tournaments' online tables, seats their players, and feeds their hands back."""
 
-    def __init__(self, events: Events, manager: Manager) -> None:
-        self.events = events
+    def __init__(self, tournaments: Tournaments, manager: Manager) -> None:
+        self.tournaments = tournaments
         self.manager = manager
         manager.on_event_step = self.stepped
         self._syncing: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
 
     async def open(
-        self, loaded: Loaded, actor: Actor, data: Mapping[str, Any]
-    ) -> tuple[Entry, Table, str]:
-        """Open a table for the game `data` names; returns the entry, the table and
-        its host token. RefusedError or ForbiddenError: no table stays open."""
+        self, running: Running, token: str | None, data: Mapping[str, Any]
+    ) -> tuple[Made, Table, str]:
+        """Open a table for the game `data` names, for the holder of the link `token`;
+        returns the entry made, the table and its host token. RefusedError or
+        ForbiddenError: no table stays open."""
+        actor = await self.tournaments.read(running, token)  # checked on the log as stored
         if actor.role != "manager":
             raise ForbiddenError("only the tournament manager may open a table")
         if "table_id" in data:
             raise RefusedError("the server opens the table and writes its id into the entry")
-        loaded.kind.check(loaded.state, actor, OPEN_TABLE, data, False)
-        online = loaded.kind.online(loaded.state, data)
+        async with running.lock:
+            running.kind.check(running.tournament.state, actor, OPEN_TABLE, data, False)
+            online = running.kind.online(running.tournament.state, data)
         players = len(online.players)
         try:
             # The one table setting the manager chooses: how long bots (standing in
             # for players away, or put in a seat by the host) wait before they act.
             chosen = {key: data[key] for key in ("bot_delay",) if key in data}
-            settings = replace(TableSettings.from_json(chosen), listed=False, event=loaded.id)
+            settings = replace(TableSettings.from_json(chosen), listed=False, event=running.id)
         except ValueError as exc:
             raise RefusedError(str(exc)) from None
         try:
@@ -69,29 +72,30 @@ class EventTables:
         except ValueError as exc:
             raise RefusedError(str(exc)) from None
         try:
-            entry, _link = await self.events.enter(
-                loaded, actor, OPEN_TABLE, data, decided={"table_id": table.id}
+            made = await self.tournaments.enter(
+                running, token, OPEN_TABLE, data, decided={"table_id": table.id}
             )
         except BaseException:
             await table.shut("the event did not take this table")
             raise
-        return entry, table, host
+        return made, table, host
 
     async def seat(self, table: Table, token: str | None) -> tuple[int, str]:
-        """Seat the event player whose link `token` is at `table`; returns their seat
-        and its new token (ForbiddenError: not a player sitting there)."""
-        loaded = await self.events.get(table.settings.event or "")
-        if loaded is None:
+        """Seat the tournament's player whose link `token` is at `table`; returns their
+        seat and its new token (ForbiddenError: not a player sitting there)."""
+        running = await self.tournaments.get(table.settings.event or "")
+        if running is None:
             raise ForbiddenError("this table plays no event's game")
-        actor = await self.events.actor(loaded, token)
+        actor = await self.tournaments.read(running, token)
         if actor.role != "player" or actor.name is None:
             raise ForbiddenError("only a player's own event link takes a seat here")
-        index = loaded.kind.seat_at(loaded.state, table.id, actor.name)
+        async with running.lock:
+            index = running.kind.seat_at(running.tournament.state, table.id, actor.name)
         return index, await table.give_seat(index, actor.name)
 
     def stepped(self, table: Table) -> None:
-        """A step was stored at an event's table: sync the event (one sync a table
-        at a time; steps during a sync call for one more)."""
+        """A step was stored at a tournament's table: sync the tournament (one sync a
+        table at a time; steps during a sync call for one more)."""
         running = self._syncing.get(table.id)
         if running is not None and not running.done():
             self._again.add(table.id)
@@ -111,23 +115,25 @@ class EventTables:
             self._syncing.pop(table.id, None)
 
     async def _sync_once(self, table: Table) -> None:
-        event_id = table.settings.event or ""
-        # The event as this worker holds it: most steps call for no entry, and reading
-        # the database at every move would load its writer for nothing. An entry to
-        # make is checked after catching up (`Events.enter`), so a stale copy is safe.
-        loaded = self.events.loaded.get(event_id) or await self.events.get(event_id)
-        if loaded is None:
+        # The tournament as this worker holds it: most steps call for no entry, and
+        # reading the database at every move would load its writer for nothing. An
+        # entry made is checked again on what the store holds (`Tournaments.enter_as`).
+        running = await self.tournaments.get(table.settings.event or "")
+        if running is None:
             return
-        async with table.lock:  # the match as stored, never mid-step
+        async with table.lock, running.lock:  # the match as stored, never mid-step
             match = table.match
-            entries = [] if match is None else loaded.kind.sync(loaded.state, table.id, match)
+            state = running.tournament.state
+            entries = [] if match is None else running.kind.sync(state, table.id, match)
         author = Actor("table", table.id)
         for type, data in entries:
             try:
-                await self.events.enter(loaded, author, type, data)
+                await self.tournaments.enter_as(running, author, type, data)
             except (RefusedError, ForbiddenError) as exc:
-                # Entered already (another sync), or the event moved on (ruled off).
-                log.info("table %s: event %s did not take a %s: %s", table.id, loaded.id, type, exc)
+                # Entered already (another sync), or the tournament moved on (ruled off).
+                log.info(
+                    "table %s: event %s did not take a %s: %s", table.id, running.id, type, exc
+                )
                 return
 
     async def close(self) -> None:

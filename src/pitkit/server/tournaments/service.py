@@ -1,39 +1,36 @@
-"""Events: tournaments run from the server, each a log of entries made through links.
+"""The tournaments a server runs: their logs in the store, the links that make entries.
 
-An event (a BGA continuous Pits tournament, a Darrtown Pitch tournament) is
-its kind, its options and an append-only list of entries: a player added, a
-hand entered, a sheet signed, a misplay ruled. Everything shown about the
-event is the entries replayed by its kind (`pits_event.py`,
-`pitch_event.py`), so nothing is ever overwritten: a correction is a new
-entry naming the entry it corrects (or voids), and the replay uses it in that
-entry's place.
+A tournament (`pitkit.tournaments.Tournament`) is its kind, its options and an
+append-only log of entries; every rule is the kind's. This module only keeps
+the logs in the store, in step between workers, and says who holds a link.
 
 Every entry is made through a link, and records the link's role and name and
-the time. A link is a secret token (stored hashed): the manager's is made
-with the event, a player's or a judge's when the manager adds them. A link
-does what its role may at this event (the kind decides), and nothing else;
-the public view needs no link.
+the time. A link is a secret token (stored hashed): the manager's is made with
+the tournament, a player's or a judge's when the manager adds them. A link
+does what its role may (the kind decides), and nothing else; the public view
+needs no link.
 
-Several workers may serve one event: each entry is appended at the next
-sequence number in one transaction, after catching up with the entries the
-others stored; a clash is retried.
+An entry costs one job of the store: it is checked and applied to the
+tournament held in memory, then stored in one transaction that checks the link
+it came through and that it is still the next entry (`store.tournaments.append`).
+Several workers may serve one tournament: when another stored an entry first,
+the answer brings the entries it missed, and the entry is tried again on them.
+Each worker remembers the links it has seen, so that an entry needs no job to
+say who makes it; the store still checks the link at every entry.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, insert, select
-
 from pitkit.server.ops.tokens import hash_token, new_token
-from pitkit.server.store.storage import Store, event_links_t, events_t
-from pitkit.server.store.tournaments import append, entries_after
+from pitkit.server.store import tournaments as rows
+from pitkit.server.store.storage import Store
 from pitkit.tournaments.log import (
     NEW_LINK,
     PUBLIC_ACTOR,
@@ -42,56 +39,80 @@ from pitkit.tournaments.log import (
     ForbiddenError,
     Kind,
     RefusedError,
-    replay,
 )
+from pitkit.tournaments.tournament import Tournament
 
-__all__ = ["Events", "Loaded"]
+__all__ = ["Made", "NewLink", "Running", "Tournaments"]
+
+ATTEMPTS = 5
+"""How many times an entry is tried while other workers store entries first."""
+NOT_A_LINK = "this link is not (or no longer) one of this event's"
+"""Why a link is refused: not one of the tournament's, or ended by a new link."""
 
 
 @dataclass
-class Loaded:
-    """An event in memory: its record, entries and replayed state."""
+class Running:
+    """A tournament this worker runs: its record, the tournament in memory, the
+    links it has seen, and its lock. An entry is applied in memory before it is
+    stored (and taken back if the store does not take it), so whatever reads the
+    tournament holds the lock: nobody sees an entry that is not stored."""
 
     id: str
-    kind: Kind
     name: str
-    options: dict[str, Any]
     created: float
-    entries: list[Entry]
-    state: Any
+    tournament: Tournament
+    links: dict[str, Actor] = field(default_factory=dict)
+    """Who holds each live link this worker has seen, by its token's hash."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    def corrections(self) -> dict[int, list[Entry]]:
-        """For each corrected entry, the entries that correct it, in order."""
-        out: dict[int, list[Entry]] = {}
-        for entry in self.entries:
-            if entry.corrects is not None:
-                out.setdefault(entry.corrects, []).append(entry)
-        return out
+    @property
+    def kind(self) -> Kind:
+        """The tournament's kind."""
+        return self.tournament.kind
 
-    def log(self) -> list[dict[str, Any]]:
-        """Every entry, with what corrected it."""
-        fixes = self.corrections()
-        out = []
-        for entry in self.entries:
-            line = entry.to_json()
-            line["corrected_by"] = [e.seq for e in fixes.get(entry.seq, [])]
-            out.append(line)
-        return out
+    def catch_up(self, entries: list[Entry]) -> None:
+        """Add entries stored by another worker, and forget the links they ended."""
+        self.tournament.catch_up(entries)
+        self.forget_ended_links(entries)
+
+    def forget_ended_links(self, entries: Iterable[Entry]) -> None:
+        """Forget the links that new-link entries ended."""
+        for entry in entries:
+            if entry.type == NEW_LINK:
+                ended = Actor(str(entry.data.get("role")), str(entry.data.get("name")))
+                self.links = {d: a for d, a in self.links.items() if a != ended}
 
 
-class Events:
-    """The events a server runs: made, loaded, entered into, each through its links."""
+@dataclass(frozen=True, slots=True)
+class NewLink:
+    """A link an entry made: its role, its name and its token (shown once)."""
+
+    role: str
+    name: str
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Made:
+    """An entry as stored, who made it, and the link it made, if any."""
+
+    entry: Entry
+    actor: Actor
+    link: NewLink | None = None
+
+
+class Tournaments:
+    """The tournaments a server runs: made, loaded, entered into, each through its links."""
 
     def __init__(self, store: Store, kinds: Mapping[str, Kind]) -> None:
         self.store = store
         self.kinds = dict(kinds)
-        self.loaded: dict[str, Loaded] = {}
+        self.running: dict[str, Running] = {}
 
     async def create(
         self, kind_name: str, name: str, options: Mapping[str, Any]
-    ) -> tuple[Loaded, str]:
-        """A new event; returns it and the manager's token (RefusedError on bad input)."""
+    ) -> tuple[Running, str]:
+        """A new tournament; returns it and the manager's token (RefusedError on bad input)."""
         kind = self.kinds.get(kind_name)
         if kind is None:
             raise RefusedError(f"no kind of event {kind_name!r}; there are {', '.join(self.kinds)}")
@@ -99,168 +120,169 @@ class Events:
         if not name:
             raise RefusedError("give the event a name")
         checked = kind.options(options)
-        event_id = secrets.token_urlsafe(6)
+        tournament_id = secrets.token_urlsafe(6)
         token = new_token()
         now = time.time()
-
-        def job(conn: Connection) -> None:
-            conn.execute(
-                insert(events_t).values(
-                    id=event_id, kind=kind.name, name=name, options=json.dumps(checked), created=now
-                )
-            )
-            conn.execute(
-                insert(event_links_t).values(
-                    event_id=event_id, token_hash=hash_token(token), role="manager", created=now
-                )
-            )
-
-        await self.store.run(job)
-        loaded = Loaded(event_id, kind, name, checked, now, [], kind.start(checked))
-        self.loaded[event_id] = loaded
-        return loaded, token
-
-    async def get(self, event_id: str) -> Loaded | None:
-        """The event, caught up with every entry stored (by any worker), or None."""
-        loaded = self.loaded.get(event_id)
-        if loaded is None:
-            if not 0 < len(event_id) <= 24:
-                return None
-            row = await self.store.run(
-                lambda conn: conn.execute(select(events_t).where(events_t.c.id == event_id)).first()
-            )
-            if row is None or row.kind not in self.kinds:
-                return None
-            kind = self.kinds[row.kind]
-            options = json.loads(row.options)
-            loaded = self.loaded.setdefault(
-                event_id,
-                Loaded(event_id, kind, row.name, options, row.created, [], kind.start(options)),
-            )
-        async with loaded.lock:
-            await self._catch_up(loaded)
-        return loaded
-
-    async def _catch_up(self, loaded: Loaded) -> None:
-        since = loaded.entries[-1].seq if loaded.entries else 0
-        rows = await self.store.run(lambda conn: entries_after(conn, loaded.id, since))
-        if rows:
-            loaded.entries.extend(rows)
-            loaded.state = replay(loaded.kind, loaded.options, loaded.entries)
-
-    async def actor(self, loaded: Loaded, token: str | None) -> Actor:
-        """Who holds `token` at this event (no token: the public). ForbiddenError
-        for a token that is not a live link of this event."""
-        if not token:
-            return PUBLIC_ACTOR
         digest = hash_token(token)
-        row = await self.store.run(
-            lambda conn: conn.execute(
-                select(event_links_t).where(
-                    event_links_t.c.event_id == loaded.id,
-                    event_links_t.c.token_hash == digest,
-                    event_links_t.c.revoked.is_(None),
-                )
-            ).first()
-        )
-        if row is None:
-            raise ForbiddenError("this link is not (or no longer) one of this event's")
-        return Actor(row.role, row.name)
+        await self.store.run(rows.create(tournament_id, kind.name, name, checked, digest, now))
+        running = Running(tournament_id, name, now, Tournament(kind, checked))
+        running.links[digest] = Actor("manager")
+        self.running[tournament_id] = running
+        return running, token
+
+    async def get(self, tournament_id: str) -> Running | None:
+        """The tournament, or None. Loaded from the store once (one job), then held
+        in memory: `read` and `enter` catch up with what other workers store."""
+        running = self.running.get(tournament_id)
+        if running is not None:
+            return running
+        if not 0 < len(tournament_id) <= 24:
+            return None
+        record = await self.store.run(rows.load(tournament_id))
+        if record is None or record.kind not in self.kinds:
+            return None
+        tournament = Tournament(self.kinds[record.kind], record.options, record.entries)
+        running = Running(tournament_id, record.name, record.created, tournament)
+        return self.running.setdefault(tournament_id, running)
+
+    async def read(self, running: Running, token: str | None) -> Actor:
+        """Catch up with every entry stored (by any worker), and say who holds `token`
+        (no token: the public), in one job. ForbiddenError for a token that is not a
+        live link of this tournament."""
+        async with running.lock:
+            return await self._catch_up(running, token)
 
     async def enter(
         self,
-        loaded: Loaded,
-        actor: Actor,
+        running: Running,
+        token: str | None,
         type: str,
         data: Mapping[str, Any],
         corrects: int | None = None,
         decided: Mapping[str, Any] | None = None,
-    ) -> tuple[Entry, str | None]:
-        """Append an entry by `actor`; returns it, and the token of the link it made
-        (adding a player or a judge), if any. `decided`: what the server decided
-        (a table's id), added to the data once it is checked, beside what the kind
-        decides (`Kind.decide`). RefusedError or
+    ) -> Made:
+        """Make an entry through the link `token`; returns it, who made it, and the
+        link it made (adding a player or a judge), if any. `decided`: what the server
+        decided (a table's id), added to the data once it is checked. RefusedError or
         ForbiddenError: nothing changed."""
-        async with loaded.lock:
-            for _attempt in range(5):
-                await self._catch_up(loaded)
-                entry, state = self._try(loaded, actor, type, data, corrects, decided or {})
-                link = None
-                token = None
-                if type == NEW_LINK:
-                    token = new_token()
-                    link = (hash_token(token), str(data["role"]), str(data["name"]))
-                elif type in loaded.kind.links:
-                    token = new_token()
-                    link = (hash_token(token), loaded.kind.links[type], str(data["name"]))
-                stored = await self.store.run(
-                    append(loaded.id, entry, link, replace_old=type == NEW_LINK)
-                )
-                if stored:
-                    loaded.entries.append(entry)
-                    loaded.state = state
-                    return entry, token
-            raise RefusedError("too many entries at once; try again")
+        async with running.lock:
+            digest = hash_token(token) if token else None
+            actor = running.links.get(digest) if digest is not None else PUBLIC_ACTOR
+            fresh = actor is None
+            if actor is None:
+                actor = await self._catch_up(running, token)
+            entry, link = await self._append(
+                running, actor, digest, fresh, type, data, corrects, decided
+            )
+            return Made(entry, actor, link)
 
-    def _try(
+    async def enter_as(
+        self, running: Running, actor: Actor, type: str, data: Mapping[str, Any]
+    ) -> Entry:
+        """Make an entry as the server's own `actor` (an online table), through no
+        link. RefusedError or ForbiddenError: nothing changed."""
+        async with running.lock:
+            entry, _link = await self._append(running, actor, None, False, type, data, None, None)
+            return entry
+
+    async def shown(self, running: Running, actor: Actor) -> dict[str, Any]:
+        """The tournament as `actor` sees it, with its log, as JSON."""
+        async with running.lock:
+            tournament = running.tournament
+            return {
+                "id": running.id,
+                "kind": running.kind.name,
+                "title": running.kind.title,
+                "name": running.name,
+                "created": running.created,
+                "options": tournament.options,
+                "me": {"role": actor.role, "name": actor.name},
+                "view": tournament.view(actor),
+                "log": tournament.log(),
+            }
+
+    async def csv(self, running: Running) -> dict[str, str]:
+        """Every sheet and the standings, as CSV texts by file name."""
+        async with running.lock:
+            return running.tournament.csv()
+
+    async def _catch_up(self, running: Running, token: str | None) -> Actor:
+        """Read the entries stored since the last one held, and who holds `token`
+        (one job); the caller holds the lock."""
+        digest = hash_token(token) if token else None
+        caught = await self.store.run(rows.catch_up(running.id, running.tournament.last, digest))
+        running.catch_up(caught.entries)
+        if digest is None:
+            return PUBLIC_ACTOR
+        if caught.holder is None:
+            running.links.pop(digest, None)
+            raise ForbiddenError(NOT_A_LINK)
+        actor = running.links[digest] = Actor(*caught.holder)
+        return actor
+
+    async def _append(
         self,
-        loaded: Loaded,
+        running: Running,
         actor: Actor,
+        digest: str | None,
+        fresh: bool,
         type: str,
         data: Mapping[str, Any],
         corrects: int | None,
-        decided: Mapping[str, Any],
-    ) -> tuple[Entry, Any]:
-        """The entry that would be appended, and the state after it; or why not."""
-        kind = loaded.kind
-        if actor.role == "public":
-            raise ForbiddenError("the public view cannot make entries")
-        seq = (loaded.entries[-1].seq if loaded.entries else 0) + 1
-        if type == NEW_LINK:
-            self._check_new_link(loaded, actor, data, corrects)
-            entry = Entry(seq, time.time(), actor.role, actor.name, type, dict(data))
-            return entry, loaded.state
-        if corrects is not None:
-            target = next((e for e in loaded.entries if e.seq == corrects), None)
-            if target is None or target.corrects is not None:
-                raise RefusedError(f"there is no entry #{corrects} to correct")
-            if target.type not in kind.correctable:
-                raise RefusedError(f"a {target.type.replace('_', ' ')} entry cannot be corrected")
-            if type not in (target.type, "void"):
-                raise RefusedError(f"entry #{corrects} is corrected by another {target.type}")
-            kind.check(loaded.state, actor, target.type, target.data, True)
-            if type != "void":
-                kind.check(loaded.state, actor, type, data, True)
-        else:
-            kind.check(loaded.state, actor, type, data, False)
-        if corrects is None:
-            decided = {**kind.decide(loaded.state, type, data), **decided}
-        data = {**data, **decided}
-        entry = Entry(seq, time.time(), actor.role, actor.name, type, data, corrects)
-        try:
-            if corrects is None:
-                state = replay(kind, loaded.options, loaded.entries)  # a fresh copy to change
-                kind.apply(state, entry)
-            else:
-                state = replay(kind, loaded.options, [*loaded.entries, entry])
-        except (KeyError, TypeError) as exc:
-            raise RefusedError(
-                f"this {type.replace('_', ' ')} entry is incomplete: {exc}"
-            ) from None
-        return entry, state
+        decided: Mapping[str, Any] | None,
+    ) -> tuple[Entry, NewLink | None]:
+        """Make the entry in memory and store it (with the link it makes), trying again
+        on the entries other workers stored first; the caller holds the lock. `fresh`:
+        the tournament was just caught up with the store (a refusal then stands
+        without asking the store again)."""
+        tournament = running.tournament
+        for _attempt in range(ATTEMPTS):
+            try:
+                entry = tournament.enter(
+                    actor, type, data, at=time.time(), corrects=corrects, decided=decided
+                )
+            except (RefusedError, ForbiddenError):
+                if fresh:
+                    raise
+                # Refused on what this worker holds: another may have stored what allows it.
+                await self._catch_up(running, None)
+                fresh = True
+                continue
+            link = _new_link(tournament, entry)
+            appended = await self._store(running, entry, digest, link)
+            if appended.stored:
+                running.forget_ended_links([entry])
+                if link is not None:
+                    running.links[hash_token(link.token)] = Actor(link.role, link.name)
+                return entry, link
+            if not appended.link_live:
+                running.links.pop(digest or "", None)
+                raise ForbiddenError(NOT_A_LINK)
+            running.catch_up(appended.newer)
+            fresh = True
+        raise RefusedError("too many entries at once; try again")
 
-    def _check_new_link(
-        self, loaded: Loaded, actor: Actor, data: Mapping[str, Any], corrects: int | None
-    ) -> None:
-        if actor.role != "manager":
-            raise ForbiddenError("only the manager may give someone a new link")
-        if corrects is not None:
-            raise RefusedError("a new link cannot be corrected: give another")
-        role, name = data.get("role"), data.get("name")
-        made = {
-            (loaded.kind.links[e.type], e.data.get("name"))
-            for e in loaded.entries
-            if e.type in loaded.kind.links and e.corrects is None
-        }
-        if (role, name) not in made:
-            raise RefusedError(f"there is no {role} named {name!r} at this event")
+    async def _store(
+        self, running: Running, entry: Entry, digest: str | None, link: NewLink | None
+    ) -> rows.Appended:
+        """Store an entry made in memory, and the link it makes; if the store does not
+        take it (or fails), take it back."""
+        made = None
+        if link is not None:
+            made = rows.NewLink(
+                hash_token(link.token), link.role, link.name, replaces=entry.type == NEW_LINK
+            )
+        try:
+            appended = await self.store.run(rows.append(running.id, entry, digest, made))
+        except BaseException:
+            running.tournament.take_back(entry)
+            raise
+        if not appended.stored:
+            running.tournament.take_back(entry)
+        return appended
+
+
+def _new_link(tournament: Tournament, entry: Entry) -> NewLink | None:
+    """The link an entry makes, with a new token, if it makes one."""
+    made = tournament.link_made(entry)
+    return None if made is None else NewLink(made[0], made[1], new_token())

@@ -37,10 +37,9 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from uvicorn.server import ServerState
 
 from pitkit.server.ops import logs
-from pitkit.server.ops.settings import Bucket, Limits
+from pitkit.server.ops.settings import Limits
 
 __all__ = [
-    "RequestRate",
     "SameOriginSockets",
     "SecurityHeaders",
     "Site",
@@ -215,47 +214,6 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
-
-
-class RequestRate:
-    """At most `Limits.requests_per_second` HTTP requests from one address on average
-    (bursts of `request_burst`); beyond it a 429. A page load takes a few dozen, play
-    goes over the WebSocket: only a client hammering one URL (a log, say) meets it."""
-
-    def __init__(self, app: ASGIApp, limits: Limits, site: Site) -> None:
-        self.app = app
-        self.limits = limits
-        self.site = site
-        self.buckets: dict[str, Bucket] = {}
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        client = scope.get("client")
-        address = client[0] if client else None
-        # A trusted proxy's own requests speak for many clients (theirs carry X-Forwarded-For).
-        if scope["type"] == "http" and address is not None and not self.site.trusts(address):
-            bucket = self.buckets.get(address)
-            if bucket is None:
-                if len(self.buckets) >= 10_000:
-                    self.buckets.clear()  # a crude bound on memory; limits restart for all
-                limits = self.limits
-                bucket = self.buckets[address] = Bucket(
-                    limits.requests_per_second, limits.request_burst
-                )
-            if not bucket.take():
-                await _refuse(send, 429, b'{"detail":"too many requests; slow down"}')
-                return
-        await self.app(scope, receive, send)
-
-
-async def _refuse(send: Send, status: int, body: bytes) -> None:
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [(b"content-type", b"application/json"), (b"retry-after", b"1")],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
 
 
 class SameOriginSockets:

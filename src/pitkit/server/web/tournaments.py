@@ -1,4 +1,5 @@
-"""The events' HTTP API and pages (docs/tournaments.md).
+"""The tournaments' HTTP API and pages (docs/tournaments.md), under ``/api/events``
+and ``/e/``.
 
 Every call names its link's token as ``Authorization: Bearer``; without one, a
 call reads the public view. Links are pages, ``/e/<id>#token=<token>``: the
@@ -15,17 +16,17 @@ from fastapi import Path as InPath
 from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, Field
 
-from pitkit.server.live.protocol import Body, bearer
-from pitkit.server.tournaments.online import EventTables
-from pitkit.server.tournaments.service import Events, Loaded
+from pitkit.server.tournaments.online import OnlineTables
+from pitkit.server.tournaments.service import Running, Tournaments
+from pitkit.server.web.bodies import Body, bearer
 from pitkit.server.web.guards import Site
-from pitkit.tournaments.log import NEW_LINK, OPEN_TABLE, ForbiddenError, RefusedError
+from pitkit.tournaments.log import OPEN_TABLE, Actor, ForbiddenError, RefusedError
 
-__all__ = ["event_routes"]
+__all__ = ["tournament_routes"]
 
 STATIC = Path(__file__).parent.parent / "static"
 
-EventId = Annotated[str, InPath(max_length=64)]
+TournamentId = Annotated[str, InPath(max_length=64)]
 Authorization = Annotated[str | None, Header(max_length=200)]
 
 
@@ -85,107 +86,114 @@ class Entered(BaseModel):
     table: OnlineTable | None = None
 
 
-def event_routes(events: Events, tables: EventTables, site: Site) -> APIRouter:
-    """The routes of the events API and pages."""
+def tournament_routes(tournaments: Tournaments, online: OnlineTables, site: Site) -> APIRouter:
+    """The routes of the tournaments' API and pages."""
     router = APIRouter()
+    _reading(router, tournaments, site)
+    _entering(router, tournaments, online, site)
+    for path in ("/e/{event_id}", "/e/{event_id}/screen", "/e/{event_id}/print"):
+        router.add_api_route(path, _page, include_in_schema=False, methods=["GET"])
+    return router
 
-    def link(request: Request, loaded: Loaded, role: str, name: str | None, token: str) -> Link:
-        url = f"{site.base_url(request.scope)}/e/{loaded.id}#token={token}"
-        return Link(role=role, name=name, token=token, url=url)
 
-    async def loaded_or_404(event_id: str) -> Loaded:
-        loaded = await events.get(event_id)
-        if loaded is None:
-            raise HTTPException(404, f"there is no event {event_id[:40]!r}")
-        return loaded
-
-    async def shown(loaded: Loaded, token: str | None) -> dict[str, Any]:
-        try:
-            actor = await events.actor(loaded, token)
-        except ForbiddenError as exc:
-            raise HTTPException(403, str(exc)) from None
-        return {
-            "id": loaded.id,
-            "kind": loaded.kind.name,
-            "title": loaded.kind.title,
-            "name": loaded.name,
-            "created": loaded.created,
-            "options": loaded.options,
-            "me": {"role": actor.role, "name": actor.name},
-            "view": loaded.kind.view(loaded.state, actor),
-            "log": loaded.log(),
-        }
+def _reading(router: APIRouter, tournaments: Tournaments, site: Site) -> None:
+    """The routes that make a tournament and read it: its kinds, its view, its CSV files."""
 
     @router.get("/api/events/kinds", tags=["events"])
     async def kinds() -> list[dict[str, str]]:
         """The kinds of event the server runs."""
-        return [{"kind": k.name, "title": k.title} for k in events.kinds.values()]
+        return [{"kind": k.name, "title": k.title} for k in tournaments.kinds.values()]
 
     @router.post("/api/events", status_code=201, tags=["events"])
     async def create(body: CreateEvent, request: Request) -> CreatedEvent:
         """Open an event; the answer holds the manager's secret link, once."""
         try:
-            loaded, token = await events.create(body.kind, body.name, body.options)
+            running, token = await tournaments.create(body.kind, body.name, body.options)
         except RefusedError as exc:
             raise HTTPException(422, str(exc)) from None
+        shown = await tournaments.shown(running, Actor("manager"))
         return CreatedEvent(
-            event=await shown(loaded, token), manager=link(request, loaded, "manager", None, token)
+            event=shown, manager=_link(site, request, running, "manager", None, token)
         )
 
     @router.get("/api/events/{event_id}", tags=["events"])
-    async def read(event_id: EventId, authorization: Authorization = None) -> dict[str, Any]:
+    async def read(event_id: TournamentId, authorization: Authorization = None) -> dict[str, Any]:
         """The event as the link's role sees it (no link: the public view), with its log."""
-        return await shown(await loaded_or_404(event_id), bearer(authorization))
-
-    @router.post("/api/events/{event_id}/entries", status_code=201, tags=["events"])
-    async def enter(
-        event_id: EventId, body: NewEntry, request: Request, authorization: Authorization = None
-    ) -> Entered:
-        """Make an entry through a link. 403: the link's role may not; 409: the event
-        refuses it (the reason says why); either way nothing changed. An
-        ``open_table`` entry opens a pitkit table for a game (`table` in the answer)."""
-        loaded = await loaded_or_404(event_id)
-        token = bearer(authorization)
-        made, online = None, None
+        running = await _running_or_404(tournaments, event_id)
         try:
-            actor = await events.actor(loaded, token)
-            if body.type == OPEN_TABLE and body.corrects is None:
-                entry, table, host = await tables.open(loaded, actor, body.data)
-                url = f"{site.base_url(request.scope)}/t/{table.id}#watch"
-                online = OnlineTable(id=table.id, url=url, host_token=host)
-            else:
-                entry, made = await events.enter(loaded, actor, body.type, body.data, body.corrects)
+            actor = await tournaments.read(running, bearer(authorization))
         except ForbiddenError as exc:
             raise HTTPException(403, str(exc)) from None
-        except RefusedError as exc:
-            raise HTTPException(409, str(exc)) from None
-        new_link = None
-        if made is not None:
-            role = str(body.data["role"]) if body.type == NEW_LINK else loaded.kind.links[body.type]
-            new_link = link(request, loaded, role, str(body.data.get("name")), made)
-        return Entered(
-            entry=entry.to_json(), event=await shown(loaded, token), link=new_link, table=online
-        )
+        return await tournaments.shown(running, actor)
 
     @router.get("/api/events/{event_id}/{file}.csv", tags=["events"])
     async def csv_file(
-        event_id: EventId, file: Annotated[str, InPath(max_length=40)]
+        event_id: TournamentId, file: Annotated[str, InPath(max_length=40)]
     ) -> PlainTextResponse:
         """A sheet or the standings as CSV (`sheets`, `standings`; public)."""
-        loaded = await loaded_or_404(event_id)
-        files = loaded.kind.csv(loaded.state)
+        running = await _running_or_404(tournaments, event_id)
+        await tournaments.read(running, None)
+        files = await tournaments.csv(running)
         text = files.get(f"{file}.csv")
         if text is None:
             raise HTTPException(404, f"this event has {', '.join(sorted(files))}")
         return PlainTextResponse(
             text,
             media_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{loaded.id}-{file}.csv"'},
+            headers={"Content-Disposition": f'attachment; filename="{running.id}-{file}.csv"'},
         )
 
-    for path in ("/e/{event_id}", "/e/{event_id}/screen", "/e/{event_id}/print"):
-        router.add_api_route(path, _page, include_in_schema=False, methods=["GET"])
-    return router
+
+def _entering(
+    router: APIRouter, tournaments: Tournaments, online: OnlineTables, site: Site
+) -> None:
+    """The route that makes entries (and opens online tables)."""
+
+    @router.post("/api/events/{event_id}/entries", status_code=201, tags=["events"])
+    async def enter(
+        event_id: TournamentId,
+        body: NewEntry,
+        request: Request,
+        authorization: Authorization = None,
+    ) -> Entered:
+        """Make an entry through a link. 403: the link's role may not; 409: the event
+        refuses it (the reason says why); either way nothing changed. An
+        ``open_table`` entry opens a pitkit table for a game (`table` in the answer)."""
+        running = await _running_or_404(tournaments, event_id)
+        token = bearer(authorization)
+        table = None
+        try:
+            if body.type == OPEN_TABLE and body.corrects is None:
+                made, opened, host = await online.open(running, token, body.data)
+                url = f"{site.base_url(request.scope)}/t/{opened.id}#watch"
+                table = OnlineTable(id=opened.id, url=url, host_token=host)
+            else:
+                made = await tournaments.enter(running, token, body.type, body.data, body.corrects)
+        except ForbiddenError as exc:
+            raise HTTPException(403, str(exc)) from None
+        except RefusedError as exc:
+            raise HTTPException(409, str(exc)) from None
+        link = None
+        if made.link is not None:
+            new = made.link
+            link = _link(site, request, running, new.role, new.name, new.token)
+        shown = await tournaments.shown(running, made.actor)
+        return Entered(entry=made.entry.to_json(), event=shown, link=link, table=table)
+
+
+def _link(
+    site: Site, request: Request, running: Running, role: str, name: str | None, token: str
+) -> Link:
+    """A link's page: ``/e/<id>#token=<token>``."""
+    url = f"{site.base_url(request.scope)}/e/{running.id}#token={token}"
+    return Link(role=role, name=name, token=token, url=url)
+
+
+async def _running_or_404(tournaments: Tournaments, tournament_id: str) -> Running:
+    running = await tournaments.get(tournament_id)
+    if running is None:
+        raise HTTPException(404, f"there is no event {tournament_id[:40]!r}")
+    return running
 
 
 async def _page() -> FileResponse:

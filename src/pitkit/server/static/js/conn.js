@@ -18,7 +18,7 @@ const FINAL = {
  * the next try) or 'final' (detail: why).
  * @typedef {{
  *   hello: () => Record<string, unknown>,
- *   message: (message: any) => void,
+ *   message: (message: import('./wire.js').ServerMessage) => void,
  *   state: (state: 'connecting' | 'open' | 'down' | 'final', detail?: number | string) => void,
  * }} SocketHooks
  */

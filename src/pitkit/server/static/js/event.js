@@ -120,7 +120,7 @@ async function enter(type, data, {corrects, where = 'main', done} = {}) {
   delete ctx.notes[where];
   draw();
   try {
-    /** @type {{entry: any, event: EventData, link?: import('./event/contract.js').Link | null, table?: {id: string, host_token: string} | null}} */
+    /** @type {{entry: import('./wire.js').TournamentEntry, event: EventData, link?: import('./event/contract.js').Link | null, table?: {id: string, host_token: string} | null}} */
     const answer = await api(`/api/events/${encodeURIComponent(eventId)}/entries`, {
       method: 'POST', token, body: corrects ? {type, data, corrects} : {type, data},
     });

@@ -5,9 +5,9 @@
 import {api, errorText, h, plural, toast} from './dom.js';
 import * as store from './store.js';
 
-/** @typedef {import('./games/contract.js').GameInfo} GameInfo */
-/** @typedef {import('./games/contract.js').TableInfo} TableInfo */
-/** @typedef {import('./games/contract.js').SeatInfo} SeatInfo */
+/** @typedef {import('./wire.js').GameInfo} GameInfo */
+/** @typedef {import('./wire.js').TableInfo} TableInfo */
+/** @typedef {import('./wire.js').SeatInfo} SeatInfo */
 
 /** @type {Record<string, string>} */
 const STATUS = {waiting: 'waiting for players', playing: 'playing', over: 'over', broken: 'broken', closed: 'closed', expired: 'expired: nobody came'};

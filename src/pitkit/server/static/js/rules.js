@@ -5,7 +5,7 @@
 import {api, errorText, h} from './dom.js';
 import {genericHelp} from './table/generic.js';
 
-/** @typedef {import('./games/contract.js').GameInfo} GameInfo */
+/** @typedef {import('./wire.js').GameInfo} GameInfo */
 
 /**
  * An option's default as a player reads it.

@@ -8,7 +8,8 @@ import {TableSocket} from './conn.js';
 import * as store from './store.js';
 import {S, draw, link, setPainter} from './table/state.js';
 import {NARROW} from './table/seats.js';
-import {hello, onMessage, onState, watchdog} from './table/net.js';
+import {hello, watchdog} from './table/send.js';
+import {onMessage, onState} from './table/receive.js';
 import {askName, rename, showHelp, showInvite, watchDialog} from './table/dialogs.js';
 import {onKey} from './table/keyboard.js';
 import {paint} from './table/paint.js';
@@ -42,7 +43,7 @@ function readToken() {
  */
 async function greet() {
   if (store.playerName()) return;
-  /** @type {{seats: {kind: string}[], settings: {event?: string}}} */
+  /** @type {import('./wire.js').TableInfo} */
   let table;
   try {
     table = await api(`/api/tables/${encodeURIComponent(S.tableId)}`);

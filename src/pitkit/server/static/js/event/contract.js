@@ -16,22 +16,19 @@
 // pitkit table is opened by an `open_table` entry (the shell keeps the table's host
 // token for the manager); a player goes to their seat there with `ctx.seat`.
 
-/** Who holds the page's link: their role and, for a player or a judge, their name. @typedef {{role: string, name: string | null}} Me */
+/**
+ * Who holds the page's link: their role and, for a player or a judge, their name.
+ * @typedef {import('../wire.js').LinkHolder} Me
+ */
 
 /**
  * One entry of the event's log, as the server keeps it.
- * @typedef {{
- *   seq: number, at: number, role: string, author: string | null, by: string,
- *   type: string, data: Record<string, any>, corrects: number | null, corrected_by: number[],
- * }} LogEntry
+ * @typedef {import('../wire.js').TournamentEntry} LogEntry
  */
 
 /**
  * The event as the link's role sees it (GET /api/events/<id>): `view` is the kind's own.
- * @typedef {{
- *   id: string, kind: string, title: string, name: string, created: number,
- *   options: Record<string, unknown>, me: Me, view: any, log: LogEntry[],
- * }} EventData
+ * @typedef {import('../wire.js').TournamentInfo} EventData
  */
 
 /** A secret link made by an entry (a player added): shown to the manager to hand out. @typedef {{role: string, name: string | null, token: string, url: string}} Link */

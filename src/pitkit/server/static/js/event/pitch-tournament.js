@@ -1,5 +1,5 @@
 // @ts-check
-// The Darrtown Pitch tournament's pages (pitkit/server/pitch_event.py; seeds/pitch.txt,
+// The Darrtown Pitch tournament's pages (pitkit/tournaments/pitch/; seeds/pitch.txt,
 // tournament column): the manager's desk, a judge's page, a player's page, the public
 // view, the big screen and the printable score pads. The pieces are in js/event/pitch/.
 import {capital, h, ordinal, plural} from '../dom.js';

@@ -1,5 +1,5 @@
 // @ts-check
-// The BGA continuous Pits tournament's pages (pitkit/server/pits_event.py; ruling P10):
+// The BGA continuous Pits tournament's pages (pitkit/tournaments/pits.py; ruling P10):
 // the manager's desk, a player's page, the public view, the big screen and the
 // printable score sheets. The pieces are in js/event/pits/.
 import {h, plural} from '../dom.js';

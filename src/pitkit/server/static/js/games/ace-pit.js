@@ -4,19 +4,7 @@
 import {h, plural, tap} from '../dom.js';
 import {bySuit, cardEl, cardName} from '../cards.js';
 
-/** A seat: its points this hand. @typedef {import('./contract.js').SeatView & {points: number | null}} AcePitSeat */
-/**
- * A trick played: who led what, the answer, what it made, for how many, to whom.
- * @typedef {{leader: number, lead: string, response: string, winner: number, play: string, points: number | null}} Trick
- */
-/**
- * The view: the phase is 'lead', 'respond' or 'over'; the card led (`table`); the
- * tricks so far; the stock; when answering, each legal answer's verdict (`responses`).
- * @typedef {import('./contract.js').View<AcePitSeat> & {
- *   leader: number, trick: number, table: string | null, stock: number, tricks: Trick[],
- *   played: string[], responses?: Record<string, string>,
- * }} AcePitView
- */
+/** The view, as pitkit.games.acepit.views declares it. @typedef {import('../wire.js').AcePitView} AcePitView */
 
 /**
  * The points in a verdict such as "The Pin, Double Flush — 65".

@@ -4,7 +4,7 @@ import {h} from '../dom.js';
 import {cardEl, RANK_NAMES} from '../cards.js';
 
 /** @typedef {import('./contract.js').Ctx} Ctx */
-/** @typedef {import('./contract.js').GameEvent} GameEvent */
+/** @typedef {import('../wire.js').GameEvent} GameEvent */
 
 /**
  * "sevens", "sixes", "aces".

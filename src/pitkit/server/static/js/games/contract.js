@@ -15,51 +15,23 @@
 // describes events. The server is the only authority: hooks draw what the view
 // says and name actions the view lists as legal, never re-implementing the rules.
 
-/** A card's text, as the server writes it: 7H, TS, RJ, wheat, bull. @typedef {string} CardCode */
+// -- what the server sends: declared in Python, written into js/wire.d.ts -------------
+// (`python -m pitkit.server.wire`): the table, the events, each game's view.
 
-// -- what the server sends (docs/protocol.md) ------------------------------------------
-
-/**
- * How a hand or a match ended (`Outcome.to_json`).
- * @typedef {{ranks: number[], points: number[], summary: string, detail?: Record<string, unknown>}} Outcome
- */
-
-/**
- * One seat as everyone sees it; a game adds its own public facts (its view schema
- * lists them, each with a `title`).
- * @typedef {{seat: number, cards: number}} SeatView
- */
+/** @typedef {import('../wire.js').Card} CardCode */
+/** @typedef {import('../wire.js').GameEvent} GameEvent */
+/** @typedef {import('../wire.js').GameInfo} GameInfo */
+/** @typedef {import('../wire.js').SeatView} SeatView */
+/** @typedef {import('../wire.js').TableInfo} TableInfo */
 
 /**
- * A match's part of a view: the hand being played (from 1), its dealer, the scores
- * (null while the game hides them), the seats still in, each hand's result, and the
- * match's outcome once it is over. `totals` is the score sheet the server keeps: the
- * scores after each hand, one row a hand (none while the game hides the scores).
- * `sheet` is a game's own score sheet (Pitch's, the BGA sheet of Pits).
- * @typedef {{
- *   hand: number, dealer: number, scores: number[] | null, seated: number[],
- *   results: string[], totals?: number[][], outcome: Outcome | null, sheet?: any,
- * }} MatchRecord
- */
-
-/**
- * An event as this page's seat saw it. `text` is the event in the server's words,
- * for this seat ("You draw." / "Ada draws."); null: not worth a line.
- * @typedef {{type: string, text?: string | null, [field: string]: any}} GameEvent
- */
-
-/**
- * The backbone of every game's view (`pitkit.core.views.TableView`): whose view it
- * is (null: a spectator), the phase, who may act, the dealer, the hand's outcome,
- * the seats, the seat's own cards (absent for a spectator), its legal actions as
- * text, the hand's history and the match's record. A game's view adds its public
- * places of cards and facts: a module declares them as `View<ItsSeat> & {...}`.
+ * A seat's view as the shell holds it: the backbone of every game's view
+ * (`TableView`: whose view it is, the phase, who may act, the dealer, the hand's
+ * outcome, the seat's own cards, its legal actions, the hand's history and the
+ * match's record) and the seats, of type `P`. A game's own view, as wire.d.ts declares
+ * it from Python (`PitsView`, ...), is one: a module names it as its `V`.
  * @template {SeatView} [P=SeatView]
- * @typedef {{
- *   game: string, seat: number | null, phase: string, to_act: number[],
- *   dealer: number | null, outcome: Outcome | null, players: P[],
- *   hand?: CardCode[], legal?: string[], history?: GameEvent[], match?: MatchRecord,
- * }} View
+ * @typedef {import('../wire.js').TableView & {players: P[]}} View
  */
 
 /**
@@ -70,38 +42,6 @@
  *   items?: JsonSchema | false, anyOf?: JsonSchema[],
  *   properties?: Record<string, JsonSchema>, required?: string[],
  * }} JsonSchema
- */
-
-/**
- * A game as GET /api/games lists it. `opponent`: the bot a new seat gets;
- * `module`: the URL of the game's own module, or null; `view_schema`: its view's
- * JSON Schema (null: not declared).
- * @typedef {{
- *   name: string, title: string, summary: string, min_players: number,
- *   max_players: number, default_players: number, realtime: boolean,
- *   rules: {name: string, label: string, type: string, default: unknown, choices: unknown[], doc: string}[],
- *   bots: Record<string, string>, heuristic: string | null, opponent: string,
- *   module: string | null, view_schema: JsonSchema | null,
- * }} GameInfo
- */
-
-/**
- * A seat in the table object. `label` is the name to show: the player's name,
- * the bot's given name, or "Seat N" for an open seat.
- * @typedef {{
- *   seat: number, kind: 'open' | 'bot' | 'player', bot: string | null, name: string | null,
- *   label?: string, connected: boolean, away: boolean, rematch: boolean,
- * }} SeatInfo
- */
-
-/**
- * The table object (welcome and table messages; GET /api/tables/{id}).
- * @typedef {{
- *   id: string, game: string, title: string, players: number, rules: Record<string, any>,
- *   settings: Record<string, unknown>, status: 'waiting' | 'playing' | 'over' | 'broken',
- *   match: number, version: number, to_act: number[], seats: SeatInfo[],
- *   spectators: number, outcome: string | null, problem: string | null, created: number,
- * }} TableInfo
  */
 
 // -- what the shell gives a module ---------------------------------------------------

@@ -7,15 +7,7 @@ import {backsEl, cardEl, COMMODITIES} from '../cards.js';
 import {sameCards} from '../picker.js';
 import {pointsList, told} from './common.js';
 
-/** A seat: its points this hand. @typedef {import('./contract.js').SeatView & {points: number}} PitSeat */
-/**
- * The view: the phase is 'sorting', 'trading' or 'over'; the commodities in play;
- * the open offers (how many cards each); the seat's own open offer and its cards.
- * @typedef {import('./contract.js').View<PitSeat> & {
- *   dealer: number, commodities: string[], bull_and_bear: boolean, offers: {offer: number, seat: number, count: number}[],
- *   trades: number, offer?: {offer: number, count: number, cards: string[]} | null,
- * }} PitView
- */
+/** The view, as pitkit.games.pit.views declares it. @typedef {import('../wire.js').PitView} PitView */
 
 /**
  * The cards of a lot: `size` cards, of the commodity named, with the Bull or Bear if named.
@@ -98,7 +90,8 @@ export default {
   },
 
   waitingText(view, ctx) {
-    if (view.phase === 'sorting') return `Sorting. ${ctx.name(view.dealer)} will ring the bell to open the pit.`;
+    // Pit always has a dealer (its view keeps TableView's nullable one).
+    if (view.phase === 'sorting') return `Sorting. ${ctx.name(view.dealer ?? 0)} will ring the bell to open the pit.`;
     if (view.phase === 'trading') return 'The pit is open.';
     return null;
   },
@@ -124,7 +117,8 @@ export default {
     if (view.phase === 'sorting') {
       // A server table counts the sorting period down; nobody trades before the bell.
       const left = ctx.sortingLeft;
-      const rings = ctx.who(view.dealer) === 'You' ? 'you ring' : `${ctx.name(view.dealer)} rings`;
+      const dealer = view.dealer ?? 0;
+      const rings = ctx.who(dealer) === 'You' ? 'you ring' : `${ctx.name(dealer)} rings`;
       const caption = left == null ? `The pit opens when ${rings} the bell.`
         : left > 0 ? `Sorting: ${left} s — trading opens when the bell rings.`
           : `Sorting is over: trading opens when ${rings} the bell.`;

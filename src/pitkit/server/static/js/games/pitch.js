@@ -5,18 +5,7 @@ import {h, plural} from '../dom.js';
 import {bySuit, cardEl, cardName, SUIT_NAMES, suitIcon} from '../cards.js';
 import {placed, told} from './common.js';
 
-/** A seat: whether it plays this hand, the cards it won ("AS TD"). @typedef {import('./contract.js').SeatView & {seated: boolean, won: string}} PitchSeat */
-/**
- * The view: the phase is 'bidding', 'rebidding', 'play' or 'over'; the bids said; the
- * high bid and its bidder; whether the dealer ran it; the pitcher, the bid and trump;
- * the trick on the table and the last one ("seat:card ..."); the result once over.
- * @typedef {import('./contract.js').View<PitchSeat> & {
- *   seated: number[], teams: number[][] | null, bids: {seat: number, said: string}[],
- *   high: number, high_bidder: number | null, ran: boolean, pitcher: number | null,
- *   bid: number | null, trump: string | null, trick: {seat: number, card: string}[],
- *   last_trick: string | null, tricks: number, stock: number, result: unknown,
- * }} PitchView
- */
+/** The view, as pitkit.games.pitch.views declares it. @typedef {import('../wire.js').PitchView} PitchView */
 
 /** @type {Record<string, string>} */
 const POINTS = {high: 'High', low: 'Low', jack: 'Jack', game: 'Game'};
@@ -137,7 +126,7 @@ export default {
   handSummary(events, ctx) {
     const end = events.find((e) => e.type === 'hand_end');
     if (!end) return h('p', {}, 'The hand is over.');
-    /** @type {{bid: number, made: boolean, awards: {point: string, credited: number[]}[]}} */
+    /** @type {import('../wire.js').PitchHandResult} */
     const r = end.result;
     return h('div', {},
       told(events, ['hand_end']),
@@ -150,7 +139,7 @@ export default {
   },
 
   scoreSheet(view, ctx) {
-    /** @type {{scores: number[], lines: {line: number, note: string, scores: number[], deltas: number[]}[]} | undefined} */
+    /** @type {import('../wire.js').PitchSheet | undefined} */
     const sheet = view.match && view.match.sheet;
     if (!sheet || !sheet.lines.length) return null;
     return h('details', {class: 'sheet', open: true}, h('summary', {}, 'Score sheet'),

@@ -6,26 +6,8 @@ import {backEl, byRank, cardEl, cardName} from '../cards.js';
 import {cardButton} from './common.js';
 
 /** @typedef {import('./contract.js').Ctx} Ctx */
-/**
- * A seat: passed this round, its place out (1st, 2nd...), whether it gave a card face down.
- * @typedef {import('./contract.js').SeatView & {passed: boolean, place: number | null, gave_face_down: boolean}} PitsSeat
- */
-/**
- * The view: the phase is 'play', 'over' or a step of the exchange (give_highest,
- * first_takes, give_concealed, fourth_takes); the last hand's finishing order
- * (`places`); the meld to beat (`table`); the cards offered face up; the cards played;
- * the card this seat gave face down in the exchange (`gave`).
- * @typedef {import('./contract.js').View<PitsSeat> & {
- *   places: number[] | null, table: {cards: string[], reading: string, meld: string, seat: number} | null,
- *   offered: Record<string, string>, played: string[], gave?: string,
- * }} PitsView
- */
-/**
- * The BGA score sheet the server keeps (`pitkit.games.pits.sheet.match_sheet`), by seat:
- * each hand's points and who deals next, the totals, the percentages, a full game's hands.
- * @typedef {{hands: {hand: number, points: number[], dealer: number}[], points: number[],
- *   percentage: number[], full: number}} PitsSheet
- */
+/** The view, as pitkit.games.pits.views declares it. @typedef {import('../wire.js').PitsView} PitsView */
+/** The BGA score sheet the server keeps. @typedef {import('../wire.js').PitsSheet} PitsSheet */
 
 const ORDER = '3456789TJQKA2'; // then the black Joker, then the red one (P2)
 /** @type {Record<string, string>} */

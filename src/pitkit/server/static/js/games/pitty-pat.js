@@ -4,15 +4,7 @@ import {h, plural, tap} from '../dom.js';
 import {backEl, byRank, cardEl, cardName, RANK_NAMES} from '../cards.js';
 import {told} from './common.js';
 
-/**
- * A seat: whether it is still in the match, and the pairs it laid down.
- * @typedef {import('./contract.js').SeatView & {seated: boolean, pairs: string[]}} PittyPatSeat
- */
-/**
- * The view: the phase is 'turn' or 'after_draw' (a card was turned up); the pile and
- * its top card; the stock's size.
- * @typedef {import('./contract.js').View<PittyPatSeat> & {turn: number, top: string | null, pile: string[], stock: number}} PittyPatView
- */
+/** The view, as pitkit.games.pittypat.views declares it. @typedef {import('../wire.js').PittyPatView} PittyPatView */
 
 /** @param {string} card */
 function rankWord(card) {

@@ -11,9 +11,7 @@ export const REACTIONS = ['👍', 'Good game', 'Well played', 'Oops', 'Hurry up'
 const KEPT = 100;
 const MOST = 200;
 
-/**
- * @typedef {{type: 'said', seat?: number, spectator?: boolean, name: string, text: string, at: number}} Said
- */
+/** A message said at the table (a player's: its seat; a spectator's: none). @typedef {import('../wire.js').SaidMessage} Said */
 
 /** The chat as the welcome brings it (the latest messages), or none. @param {Said[] | undefined} chat */
 export function setChat(chat) {

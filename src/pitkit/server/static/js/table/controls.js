@@ -8,7 +8,7 @@ import {pick} from '../picker.js';
 import {S, clearSelection, draw, realtime, selectByNames} from './state.js';
 import {seatName} from './seats.js';
 import {ctx} from './ctx.js';
-import {act, askRematch, canAct} from './net.js';
+import {act, askRematch, canAct} from './send.js';
 
 /** @typedef {import('../games/contract.js').ParsedAction} ParsedAction */
 /** @typedef {import('../games/contract.js').Content} Content */

@@ -4,7 +4,7 @@
 import {S, selectByNames, selectedNames} from './state.js';
 import {secondsLeft} from './pace.js';
 import {does, seatName, toward, verb, who} from './seats.js';
-import {act, canAct, judge} from './net.js';
+import {act, canAct, judge} from './send.js';
 
 /** @type {import('../games/contract.js').Ctx} */
 export const ctx = {

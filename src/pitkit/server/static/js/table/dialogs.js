@@ -7,12 +7,12 @@ import * as store from '../store.js';
 import {S} from './state.js';
 import {seatName} from './seats.js';
 import {ctx} from './ctx.js';
-import {askRematch, sayReady} from './net.js';
+import {askRematch, sayReady} from './send.js';
 import {awaitingMe, pauseLines} from './pace.js';
 import {effectsControls} from './effects.js';
 
 /** @typedef {import('../dom.js').Child} Child */
-/** @typedef {import('../games/contract.js').GameEvent} GameEvent */
+/** @typedef {import('../wire.js').GameEvent} GameEvent */
 
 function dialogEl() {
   return /** @type {HTMLDialogElement} */ (document.getElementById('dialog'));
@@ -124,7 +124,7 @@ export function drawSummaryPace() {
  * @param {GameEvent} end  the match_over event
  */
 export function showOver(end) {
-  /** @type {import('../games/contract.js').Outcome | null} */
+  /** @type {import('../wire.js').OutcomeView | null} */
   const result = end.result;
   if (!result || S.dialog === 'over' || !S.game) return;
   S.overShown = S.match;

@@ -10,7 +10,7 @@ import {h} from '../dom.js';
 import * as store from '../store.js';
 import {S} from './state.js';
 
-/** @typedef {import('../games/contract.js').GameEvent} GameEvent */
+/** @typedef {import('../wire.js').GameEvent} GameEvent */
 
 /** The device asks for less motion: sounds and animations start off. */
 export const REDUCED = matchMedia('(prefers-reduced-motion: reduce)');

@@ -7,7 +7,7 @@ import {api, errorText, toast} from '../dom.js';
 import {S, draw} from './state.js';
 import {GENERIC, genericHelp} from './generic.js';
 
-/** @typedef {import('../games/contract.js').GameInfo} GameInfo */
+/** @typedef {import('../wire.js').GameInfo} GameInfo */
 /** @typedef {import('../games/contract.js').GameModule<any>} GameModule */
 
 /**

@@ -10,7 +10,7 @@ import {capital, h, plural, sentence, tap} from '../dom.js';
 import {cardEl, cardsText} from '../cards.js';
 
 /** @typedef {import('../games/contract.js').Game} Game */
-/** @typedef {import('../games/contract.js').GameInfo} GameInfo */
+/** @typedef {import('../wire.js').GameInfo} GameInfo */
 /** @typedef {import('../games/contract.js').JsonSchema} JsonSchema */
 /** @typedef {import('../games/contract.js').View<any>} View */
 /** @typedef {import('../games/contract.js').Ctx} Ctx */
@@ -156,7 +156,7 @@ export const GENERIC = {
 
   centre(view, ctx) {
     const all = viewFacts(ctx);
-    const record = /** @type {Record<string, unknown>} */ (view);
+    const record = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (view));
     const places = all.filter((f) => f.kind === 'cards' || f.kind === 'card').map((f) => {
       const cards = cardsOf(record[f.key]);
       return placeRow(f.key, f.title, cards, cards.length > 6 ? 'md' : 'lg');

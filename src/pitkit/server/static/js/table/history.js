@@ -6,7 +6,7 @@ import {h} from '../dom.js';
 import {withSuits} from '../cards.js';
 import {S} from './state.js';
 
-/** @typedef {import('../games/contract.js').GameEvent} GameEvent */
+/** @typedef {import('../wire.js').GameEvent} GameEvent */
 
 /** @param {GameEvent} event */
 function lineOf(event) {
@@ -16,7 +16,7 @@ function lineOf(event) {
 /**
  * An earlier hand as a sync gives it: its number, its result in words (a hand long
  * past), and its events (the last ones: `left_out` counts those left out).
- * @typedef {{hand: number, summary?: string, events: GameEvent[], left_out?: number}} EarlierHand
+ * @typedef {import('../wire.js').EarlierHand} EarlierHand
  */
 
 /**

@@ -2,7 +2,7 @@
 // The keyboard: ? help, Esc clears, ← → move between your cards (Space picks one),
 // Enter makes the picked play, and each action's own key (the game's, or 1-9).
 import {S, clearSelection} from './state.js';
-import {act, canAct} from './net.js';
+import {act, canAct} from './send.js';
 import {confirmDialog, showHelp} from './dialogs.js';
 import {parsedActions} from './controls.js';
 

@@ -5,7 +5,7 @@
 import {h} from '../dom.js';
 import {S} from './state.js';
 import {seatName} from './seats.js';
-import {sayReady} from './net.js';
+import {sayReady} from './send.js';
 
 /**
  * Whole seconds left until `ends` (Date.now() ms), never below 0.

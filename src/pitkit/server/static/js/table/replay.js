@@ -11,12 +11,12 @@ import {loadGame} from './game.js';
 import {seatName} from './seats.js';
 
 /** @typedef {import('../games/contract.js').View<any>} View */
-/** @typedef {import('../games/contract.js').GameEvent} GameEvent */
+/** @typedef {import('../wire.js').GameEvent} GameEvent */
 
 /**
  * One step of a replay: a version, its events as the seat saw them, the view after
  * them (all-seeing: with every seat's cards in `hands`; its `match` only when it changed).
- * @typedef {{version: number, events: GameEvent[], view: View & {hands?: string[][]}}} Step
+ * @typedef {import('../wire.js').ReplayStep} Step
  */
 
 /** How long each step shows while the replay plays (ms). */
@@ -61,7 +61,7 @@ export async function startReplay(asked) {
   document.getElementById('help')?.before(
     h('a', {class: 'button', href: `/t/${encodeURIComponent(S.tableId)}`}, 'Back to the table'));
   try {
-    /** @type {import('../games/contract.js').TableInfo} */
+    /** @type {import('../wire.js').TableInfo} */
     const table = await api(`/api/tables/${encodeURIComponent(S.tableId)}`);
     // Who is at the table now is not part of the match replayed: no "offline" or "away".
     S.table = {...table, seats: table.seats.map((s) => ({...s, connected: true, away: false}))};
@@ -83,7 +83,7 @@ async function watchAs(seat, at) {
   const match = S.replay ? S.replay.match : 1;
   const query = seat == null ? 'all' : String(seat);
   try {
-    /** @type {{steps: Step[]}} */
+    /** @type {import('../wire.js').Replay} */
     const replay = await api(`/api/tables/${encodeURIComponent(S.tableId)}/matches/${match}/replay?seat=${query}`);
     R.steps = replay.steps;
     // A step's view leaves out the match's record when it did not change: carry it on.

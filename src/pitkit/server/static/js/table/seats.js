@@ -6,11 +6,11 @@ import {S} from './state.js';
 /**
  * The table's record of a seat.
  * @param {number} i
- * @returns {import('../games/contract.js').SeatInfo}
+ * @returns {import('../wire.js').SeatInfo}
  */
 export function seatInfo(i) {
   return (S.table && S.table.seats[i]) || {
-    seat: i, kind: 'open', bot: null, name: null, connected: false, away: false, rematch: false,
+    seat: i, kind: 'open', bot: null, name: null, label: `Seat ${i + 1}`, connected: false, away: false, rematch: false,
   };
 }
 

@@ -4,9 +4,9 @@
 // modules touch the page, and only from `S`.
 
 /** @typedef {import('../games/contract.js').View<any>} View */
-/** @typedef {import('../games/contract.js').GameEvent} GameEvent */
-/** @typedef {import('../games/contract.js').TableInfo} TableInfo */
-/** @typedef {import('../games/contract.js').GameInfo} GameInfo */
+/** @typedef {import('../wire.js').GameEvent} GameEvent */
+/** @typedef {import('../wire.js').TableInfo} TableInfo */
+/** @typedef {import('../wire.js').GameInfo} GameInfo */
 /** @typedef {import('../games/contract.js').Game} Game */
 /** @typedef {import('../conn.js').TableSocket} TableSocket */
 
@@ -78,7 +78,7 @@
  * @property {ReturnType<typeof setTimeout> | null} syncTimer
  * @property {number} lastSyncAt           when the last sync was sent (ms)
  *
- * @property {import('./chat.js').Said[]} chat  the latest chat messages, oldest first
+ * @property {import('../wire.js').SaidMessage[]} chat  the latest chat messages, oldest first
  *
  * @property {'summary' | 'over' | 'help' | 'invite' | 'name' | 'seat' | null} dialog  the window open
  * @property {string | null} letGo  why the server let this page's seat go (its last words before closing)

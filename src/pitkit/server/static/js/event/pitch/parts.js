@@ -1,5 +1,5 @@
 // @ts-check
-// The Darrtown Pitch tournament's pieces (pitkit/server/pitch_event.py): what its view
+// The Darrtown Pitch tournament's pieces (pitkit/tournaments/pitch/): what its view
 // holds, a table at a glance and its score pad, the standings of a Go-Round, the
 // misplay register, the log in words. Everything is said in words: suits by name,
 // "not dealt", "a tie", never the API's letters or nulls.
@@ -13,56 +13,32 @@ import {clock, names} from '../ui.js';
 /**
  * A hand as its dealer wrote it on the pad (topic 35): `jack` null when the Jack of
  * trump was not dealt, `game` null for a tie.
- * @typedef {{bid: number, pitcher: string, trump: string, high: string, low: string, jack: string | null, game: string | null}} Pad
+ * @typedef {import('../../wire.js').PitchPad} Pad
  */
 /**
  * One line of a table's pad: a hand (pending until its judge initials it), a hand
  * voided or dealt again after a misdeal, or a misplay ruled.
- * @typedef {{
- *   line: number, kind: 'hand' | 'void' | 'redeal' | 'misplay', entry: number, dealer: string,
- *   seated: string[], pad: Pad | null, changes: Record<string, number>, scores: Record<string, number>,
- *   note: string, redeal: boolean, voided: boolean, status: string, pending: boolean,
- *   initials: string | null, confirmed_by: string | null, confirm_entry: number | null,
- * }} PadLine
+ * @typedef {import('../../wire.js').PitchPadLine} PadLine
  */
-/** @typedef {{appeal: number, round: number, table: number, by: string, offender: string, note: string, status: string, ruling: number | null}} Appeal */
+/** @typedef {import('../../wire.js').PitchAppeal} Appeal */
 /**
  * A table of a Go-Round: its players in seat order (clockwise), its judge, the cut,
  * who deals and who plays the hand now, the scores and deals, its pad, an open
  * appeal, and once its game is over, the outcome and who goes on. `online`: the pitkit
  * table it is played at, which enters the cut and the pad's lines.
- * @typedef {{
- *   round: number, table: number, label: string, players: string[], judge: string | null,
- *   online: string | null, cut: number | null, dealer: string | null, seated: string[], sitting_out: string[],
- *   scores: Record<string, number>, deals: Record<string, number>, misplays: Record<string, number>,
- *   disqualified: string[], next_line: number | null, lines: PadLine[], pending: number[],
- *   appeal: Appeal | null,
- *   outcome: {summary: string, winner: string | null, places: Record<string, number>, how: string | null} | null,
- *   over: boolean, advancing: string[],
- * }} PitchTable
+ * @typedef {import('../../wire.js').PitchTournamentTable} PitchTable
  */
-/** @typedef {{player: string, table: number, place: number, final: boolean, points: number, misplays: number, status: string}} Standing */
-/** @typedef {{round: number, by: string, seed: number | null, entry: number, final: boolean, over: boolean, tables: PitchTable[], misplays: Record<string, number>, standings: Standing[]}} Round */
+/** @typedef {import('../../wire.js').PitchStanding} Standing */
+/** @typedef {import('../../wire.js').PitchGoRound} Round */
 /**
  * One line of the manager's misplay register (topic 37).
- * @typedef {{
- *   round: number, table: number, player: string, ruling: string, highest_bid: number | null,
- *   lost: number, judge: string, initials: string | null, entry: number, appeal: number,
- *   line: number, in_round: number, disqualified: boolean,
- * }} Misplay
+ * @typedef {import('../../wire.js').PitchMisplay} Misplay
  */
-/** @typedef {{round: number, table: number, line: number, entry: number, judge: string | null, dealer: string, note: string}} Pending */
+/** @typedef {import('../../wire.js').PitchPending} Pending */
 /**
  * The event's view: rosters, Go-Rounds, what waits for a judge, the register, the
  * champion; `mine`: a judge's tables (or a player's table) in the Go-Round now.
- * @typedef {{
- *   players: string[], judges: {name: string, initials: string, tables: {round: number, table: number}[]}[],
- *   rounds: Round[], pending: Pending[], appeals: Appeal[], all_appeals: Appeal[], register: Misplay[],
- *   disqualified: {player: string, round: number, table: number, entry: number}[],
- *   champion: string | null, status: string,
- *   rules: {seats: [number, number], deals_each: number, advance: number, misplays_to_disqualify: number},
- *   mine?: {tables: {round: number, table: number}[], pending: Pending[], appeals: Appeal[]},
- * }} PitchView
+ * @typedef {import('../../wire.js').PitchTournamentView} PitchView
  */
 
 /** The suits by the pad's letter: symbol and name. */

@@ -1,5 +1,5 @@
 // @ts-check
-// The BGA continuous Pits tournament's pieces (pitkit/server/pits_event.py): what its
+// The BGA continuous Pits tournament's pieces (pitkit/tournaments/pits.py): what its
 // view holds, the tables and their sheets, the prize tables, the log in words.
 import {h, ordinal, plural} from '../../dom.js';
 import {clock, names, percent, rankText} from '../ui.js';
@@ -11,33 +11,22 @@ import {clock, names, percent, rankText} from '../ui.js';
 /**
  * One hand on a sheet: its finishing order 1st to 5th, each player's points, who deals
  * next (the 3rd), and the entry that made it (the one to correct).
- * @typedef {{hand: number, order: string[], points: Record<string, number>, dealer: string, entry: number}} Hand
+ * @typedef {import('../../wire.js').PitsTournamentHand} Hand
  */
 /**
  * One game: its number, table and scorer; its seats (each seat's occupants in order,
  * the last one sits there now) and who sits now; its hands and points; where its
  * sheet stands (ten hands, ruled off, signed by whom, signed by all); `online`: the
  * pitkit table it is played at, which enters its hands.
- * @typedef {{
- *   game: number, table: string, scorer: string, online: string | null, seats: string[][], at_table: string[],
- *   hands: Hand[], points: Record<string, number>, complete: boolean, ruled_off: boolean,
- *   signatures: string[], confirmed: boolean,
- * }} Game
+ * @typedef {import('../../wire.js').PitsTournamentGame} Game
  */
 /**
  * A line of a prize table: rank (shared when tied), totals, percentage, eligibility.
- * @typedef {{
- *   rank: number, tied: boolean, player: string, points: number, games: number,
- *   full_games: number, hands: number, percentage: number, eligible: boolean,
- * }} Line
+ * @typedef {import('../../wire.js').PitsPrizeLine} Line
  */
 /**
  * The event's view: the roster, every game, both prize tables and the rules' numbers.
- * @typedef {{
- *   players: string[], games: Game[],
- *   standings: {points: Line[], percentage: Line[]},
- *   rules: {hands_a_game: number, games_for_percentage: number},
- * }} PitsView
+ * @typedef {import('../../wire.js').PitsTournamentView} PitsView
  */
 
 /** Points by finishing place (1st 2, 2nd 1), and what each place is called on the pickers. */

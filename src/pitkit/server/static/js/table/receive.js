@@ -1,42 +1,32 @@
 // @ts-check
-// The conversation with the server (docs/protocol.md): the hello, the messages that
-// change the state (welcome, table, sync, update, ack, error, notice), asking for the full
-// view when the page falls out of step, and sending actions.
+// What the page does with what the server sends (docs/protocol.md, "Server to
+// client"): the messages that change the state (welcome, table, sync, update,
+// next_hand, ack, error, notice, said), and the windows they open (the end of a hand
+// or of the match). The socket's own news (connecting, down, final) comes here too.
 //
 // The server is the only authority. The page shows `view(seat)` exactly as sent: it
 // asks in its hello for the view in every update, so it never re-implements a game's
-// rules, nor asks for the view again after each move.
-import {api, h, sentence, toast} from '../dom.js';
+// rules, nor asks for the view again after each move. Every message is declared in
+// Python (pitkit.server.live.wire) and its type comes from js/wire.d.ts.
+import {h, sentence, toast} from '../dom.js';
 import {withSuits} from '../cards.js';
 import * as store from '../store.js';
-import {S, draw, link, realtime} from './state.js';
+import {S, draw, link} from './state.js';
 import {loadGame} from './game.js';
 import {addEvent, resetLog} from './history.js';
 import {closeDialog, showOver, showSummary} from './dialogs.js';
 import {addSaid, setChat} from './chat.js';
 import {react} from './effects.js';
+import {hello, requestSync} from './send.js';
 
-/** @typedef {import('../games/contract.js').GameEvent} GameEvent */
-
-// At most one full view every 250 ms (when an update came without one): with the
-// player's own actions this stays well inside the server's limit of 10 messages a second.
-const SYNC_GAP_MS = 250;
-
-let actId = 0;
-
-/** The hello message: the seat's token, the name, and the last version held. */
-export function hello() {
-  /** @type {Record<string, unknown>} */
-  const message = {type: 'hello', views: true};
-  if (S.token) message.token = S.token;
-  const name = store.playerName();
-  if (name) message.name = name;
-  if (S.match != null && S.version != null) {
-    message.match = S.match;
-    message.version = S.version;
-  }
-  return message;
-}
+/** @typedef {import('../wire.js').ErrorMessage} ErrorMessage */
+/** @typedef {import('../wire.js').GameEvent} GameEvent */
+/** @typedef {import('../wire.js').PauseInfo} PauseInfo */
+/** @typedef {import('../wire.js').ServerMessage} ServerMessage */
+/** @typedef {import('../wire.js').SyncMessage} SyncMessage */
+/** @typedef {import('../wire.js').TableInfo} TableInfo */
+/** @typedef {import('../wire.js').UpdateMessage} UpdateMessage */
+/** @typedef {import('../wire.js').WelcomeMessage} WelcomeMessage */
 
 /** The socket's own news: connecting, open, down (retrying) or final. @type {import('../conn.js').SocketHooks['state']} */
 export function onState(state, detail) {
@@ -71,27 +61,11 @@ function watchInstead(message) {
   toast(message);
 }
 
-/** Each message from the server. @param {any} m */
+/** Each message from the server. @param {ServerMessage} m */
 export function onMessage(m) {
   switch (m.type) {
     case 'welcome':
-      // Another seat than before (the host moved us): nothing of the old seat's hand
-      // may stay on the page; the new seat's view follows.
-      if (S.seat != null && m.seat !== S.seat) forgetView();
-      S.seat = m.seat;
-      if (m.token) {
-        // The seat is ours now: its own secret replaces the invitation, which opens
-        // nothing any more (the host's copy included). Keep it here and in the address.
-        S.token = m.token;
-        history.replaceState(null, '', `#token=${encodeURIComponent(m.token)}`);
-      }
-      setTable(m.table);
-      setChat(m.chat);
-      setPause(m.next_hand, Date.now());
-      // Back after a drop: the server sends the missed events, if any; the view may
-      // still lag behind the events we had, so ask for it.
-      if (S.view && S.viewVersion !== S.version) requestSync('gap');
-      if (S.seat != null) store.updateTable(S.tableId, {token: S.token || undefined, game: m.table.game});
+      onWelcome(m);
       break;
     case 'table':
       setTable(m.table);
@@ -129,6 +103,27 @@ export function onMessage(m) {
   draw();
 }
 
+/** This socket's seat, the table, the chat and the pause. @param {WelcomeMessage} m */
+function onWelcome(m) {
+  // Another seat than before (the host moved us): nothing of the old seat's hand
+  // may stay on the page; the new seat's view follows.
+  if (S.seat != null && m.seat !== S.seat) forgetView();
+  S.seat = m.seat;
+  if (m.token) {
+    // The seat is ours now: its own secret replaces the invitation, which opens
+    // nothing any more (the host's copy included). Keep it here and in the address.
+    S.token = m.token;
+    history.replaceState(null, '', `#token=${encodeURIComponent(m.token)}`);
+  }
+  setTable(m.table);
+  setChat(m.chat);
+  setPause(m.next_hand, Date.now());
+  // Back after a drop: the server sends the missed events, if any; the view may
+  // still lag behind the events we had, so ask for it.
+  if (S.view && S.viewVersion !== S.version) requestSync('gap');
+  if (S.seat != null) store.updateTable(S.tableId, {token: S.token || undefined, game: m.table.game});
+}
+
 /** Drop the view and all that came with it (the hand, a selection, a move in flight). */
 function forgetView() {
   S.view = null;
@@ -140,14 +135,14 @@ function forgetView() {
   resetLog([]);
 }
 
-/** @param {import('../games/contract.js').TableInfo} table */
+/** @param {TableInfo} table */
 function setTable(table) {
   const first = !S.table;
   S.table = table;
   if (first) loadGame(table.game);
 }
 
-/** A full view: the first, after a gap, a refresh, or a new match. @param {any} m */
+/** A full view: the first, after a gap, a refresh, or a new match. @param {SyncMessage} m */
 function onSync(m) {
   const why = S.syncWhy;
   const newMatch = m.match !== S.match;
@@ -186,7 +181,7 @@ export function overFromView() {
   showOver(end || {type: 'match_over', result, text: null});
 }
 
-/** The events of new versions (and, as asked in the hello, the view). @param {any} m */
+/** The events of new versions (and, as asked in the hello, the view). @param {UpdateMessage} m */
 function onUpdate(m) {
   if (m.match !== S.match || m.from !== S.version) {
     requestSync('gap');
@@ -201,7 +196,7 @@ function onUpdate(m) {
   // The end of a hand or of the match opens a window once the whole update is in.
   /** @type {(() => void)[]} */
   const windows = [];
-  for (const event of /** @type {GameEvent[]} */ (m.events)) {
+  for (const event of m.events) {
     addEvent(event);
     if (event.type === 'scores') windows.push(scored(event));
     if (event.type === 'match_over') windows.push(() => showOver(event));
@@ -238,11 +233,11 @@ function scored(event) {
  * differ from the server's, so no time of day): the turn timer, Pit's sorting period,
  * and the pause before the next hand. The end of a pause closes the end-of-hand window:
  * the next hand is on, and no window hides it.
- * @param {{turn_left?: number | null, sorting_left?: number | null, next_hand?: any}} m
+ * @param {{turn_left: number | null, sorting_left: number | null, next_hand: PauseInfo | null}} m
  */
 function startClocks(m) {
   const at = Date.now();
-  /** @param {number | null | undefined} left */
+  /** @param {number | null} left */
   const ends = (left) => (left == null ? null : at + left * 1000);
   S.turnEnds = ends(m.turn_left);
   S.sortingEnds = ends(m.sorting_left);
@@ -252,7 +247,7 @@ function startClocks(m) {
 /**
  * The pause between hands as the server says it is (null: none); its end closes the
  * end-of-hand window.
- * @param {{left: number, ready: number[], waiting: number[]} | null | undefined} pause
+ * @param {PauseInfo | null} pause
  * @param {number} at  when the message came (Date.now() ms)
  */
 function setPause(pause, at) {
@@ -261,14 +256,7 @@ function setPause(pause, at) {
   if (was && !S.pause && S.dialog === 'summary') closeDialog();
 }
 
-/** Say this seat is ready for the next hand (the end-of-hand window's button). */
-export function sayReady() {
-  if (S.seat == null || !S.pause || !link.socket || !link.socket.isOpen) return false;
-  link.socket.send({type: 'ready', id: 'ready'});
-  return true;
-}
-
-/** A refusal. @param {any} m */
+/** A refusal. @param {ErrorMessage} m */
 function onError(m) {
   if (m.id === 'sync') {
     S.syncing = false;
@@ -282,7 +270,7 @@ function onError(m) {
   }
   if (m.code === 'bad_token' && S.seat == null && S.token) {
     // The seat link no longer works (claimed by someone else, or reopened by the host): watch instead.
-    const taken = typeof m.reason === 'string' && m.reason.includes('taken');
+    const taken = m.reason.includes('taken');
     watchInstead(taken ? sentence(m.reason)
       : 'This seat link no longer works: the host gave the seat to someone else. You are watching.');
     link.socket?.send(hello());
@@ -306,86 +294,4 @@ function onError(m) {
   if (['stale', 'bad_version'].includes(m.code)) requestSync('gap');
   // A refusal may name cards by their codes ("you do not hold KH"): show them as cards.
   toast(h('span', {}, withSuits(sentence(m.reason || m.code))));
-}
-
-/**
- * Ask for the full view: at once after a gap, else at most every SYNC_GAP_MS.
- * @param {'gap' | 'refresh'} why
- */
-export function requestSync(why) {
-  if (why === 'gap' || !S.syncWhy) S.syncWhy = why;
-  if (S.syncing || S.syncTimer) return;
-  const wait = why === 'gap' ? 0 : Math.max(0, S.lastSyncAt + SYNC_GAP_MS - Date.now());
-  S.syncTimer = setTimeout(() => {
-    S.syncTimer = null;
-    if (!link.socket || !link.socket.isOpen) return;
-    S.syncing = true;
-    S.lastSyncAt = Date.now();
-    link.socket.send({type: 'sync', id: 'sync'});
-  }, wait);
-}
-
-/**
- * Send an action. Turn-based games act on the version shown; Pit's market may be older.
- * @param {string} text
- */
-export function act(text) {
-  if (S.seat == null || !link.socket || !link.socket.isOpen) return;
-  if (S.pending && !realtime()) return;
-  const id = ++actId;
-  S.pending = {id, text, at: Date.now()};
-  const version = realtime() ? S.viewVersion : S.version;
-  link.socket.send({type: 'act', action: text, version, id});
-  draw();
-}
-
-/** Whether the page may send an action now. */
-export function canAct() {
-  if (S.seat == null || S.conn !== 'open' || !S.view || !S.game) return false;
-  if (S.pause) return false; // between hands: the next one starts when everyone is ready
-  if (realtime()) return true;
-  return !S.pending && S.viewVersion === S.version && !S.syncing;
-}
-
-/** @type {Map<string, Promise<import('../games/contract.js').Verdict>>} */
-const verdicts = new Map();
-
-/**
- * The game's rules judge (POST /api/games/{game}/judge), cached.
- * @param {string[]} args
- */
-export function judge(args) {
-  const key = JSON.stringify(args);
-  let verdict = verdicts.get(key);
-  if (!verdict) {
-    verdict = api(`/api/games/${S.table ? S.table.game : ''}/judge`, {method: 'POST', body: {args}})
-      .then((r) => ({ok: true, text: String(r.verdict)}), (e) => ({ok: false, text: String(e.message)}));
-    verdicts.set(key, verdict);
-  }
-  return verdict;
-}
-
-/** Ask for another match (the host need not wait for everyone's yes). */
-export function askRematch() {
-  link.socket?.send({type: 'rematch', id: 'rematch'});
-  const record = store.tableRecord(S.tableId);
-  if (record && record.host) {
-    api(`/api/tables/${S.tableId}/rematch`, {method: 'POST', token: record.host}).catch(() => {});
-  }
-  toast('Asked for another game: it starts when every player agrees.', 'info');
-}
-
-/** Never stay stuck waiting for an answer that will not come. */
-export function watchdog() {
-  const now = Date.now();
-  if (S.turnEnds || S.sortingEnds || S.pause) draw(); // the countdowns count down
-  if (S.syncing && now - S.lastSyncAt > 5000) {
-    S.syncing = false;
-    requestSync('gap');
-  }
-  if (S.pending && now - S.pending.at > 10000) {
-    S.pending = null;
-    toast('The server did not answer that move: try again.');
-    draw();
-  }
 }

@@ -1,0 +1,62 @@
+"""The server wired: each sub-layer built on those before it, and served by the web.
+
+    ops < store < live < tournaments < web
+
+`create_app(database_url)` builds it; `pitkit serve` runs it with uvicorn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+
+from pitkit.server.live.manager import Manager
+from pitkit.server.ops.metrics import Metrics
+from pitkit.server.ops.settings import Limits
+from pitkit.server.store.owners import owners_for
+from pitkit.server.store.storage import Store
+from pitkit.server.tournaments.online import OnlineTables
+from pitkit.server.tournaments.service import Tournaments
+from pitkit.server.web.asgi import App, web_app
+from pitkit.server.web.guards import Site
+from pitkit.server.web.services import Services
+from pitkit.tournaments import KINDS
+
+__all__ = ["create_app"]
+
+
+def create_app(
+    database_url: str,
+    limits: Limits | None = None,
+    started: Callable[[], None] | None = None,
+    site: Site | None = None,
+) -> App:
+    """The pitkit server as an ASGI app, storing its tables at `database_url`.
+
+    `started` is called once the app has started (tables loaded), before it serves.
+    `site` says where it is reached (guards.py); `app.state.site` keeps it for uvicorn.
+    """
+    limits = limits or Limits()
+    metrics = Metrics()
+    store = Store(database_url, timeout=limits.store_seconds, metrics=metrics)
+    manager = Manager(store, limits, metrics, owners_for(database_url))
+    tournaments = Tournaments(store, KINDS)
+    online = OnlineTables(tournaments, manager)
+    metrics.watch(manager.census)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: App) -> AsyncIterator[None]:
+        store.start()
+        await manager.load()
+        if started is not None:
+            started()
+        try:
+            yield
+        finally:
+            await online.close()
+            await manager.close()
+            await asyncio.to_thread(store.close)
+
+    services = Services(limits, site or Site(), metrics, store, manager, tournaments, online)
+    return web_app(services, lifespan)

@@ -1,0 +1,83 @@
+"""One client's socket, as a table sees it: an outbox that a slow reader cannot clog.
+
+The socket is anything with `Socket`'s two methods (the web layer hands in
+Starlette's `WebSocket`): the live tables know no web framework.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from pitkit.server.ops.settings import Bucket, Limits
+
+__all__ = ["Conn", "Socket", "dumps"]
+
+
+class Socket(Protocol):
+    """What a connection needs of its socket: to send text, and to close."""
+
+    async def send_text(self, data: str) -> None:
+        """Send one text frame."""
+        ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        """Close with `code`."""
+        ...
+
+
+def dumps(message: Mapping[str, Any]) -> str:
+    """A message as the compact JSON text that goes on the wire."""
+    return json.dumps(message, separators=(",", ":"))
+
+
+class Conn:
+    """One WebSocket client. Messages go through an outbox drained by `pump`,
+    so a slow reader never holds up a table; one that falls too far behind
+    is disconnected and resyncs when it comes back."""
+
+    def __init__(self, ws: Socket, limits: Limits) -> None:
+        self.ws = ws
+        self.limits = limits
+        self.seat: int | None = None
+        self.joined = False
+        self.views = False
+        """Whether this client asked for its view in every update (hello's `views`)."""
+        self.name: str | None = None
+        """The name given in hello (a spectator's, for the chat)."""
+        self.said = Bucket(limits.chat_rate, limits.chat_burst)
+        """This client's chat messages, rate-limited apart from its moves."""
+        self.closed = False
+        self.close_code = 1000
+        self.opened = time.monotonic()
+        self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
+
+    def send(self, message: Mapping[str, Any] | str) -> None:
+        """Queue a message (a dict, or JSON text already encoded)."""
+        if self.closed:
+            return
+        if self._outbox.qsize() >= self.limits.outbox:
+            self.close(4008)
+            return
+        self._outbox.put_nowait(message if isinstance(message, str) else dumps(message))
+
+    def close(self, code: int = 1000) -> None:
+        """Send what is queued, then close the socket with `code`."""
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
+            self._outbox.put_nowait(None)
+
+    async def pump(self) -> None:
+        """Write queued messages to the socket until closed."""
+        while True:
+            text = await self._outbox.get()
+            if text is None:
+                with contextlib.suppress(Exception):
+                    await self.ws.close(self.close_code)
+                return
+            await self.ws.send_text(text)

@@ -1,0 +1,152 @@
+"""What each socket at one table is sent, as its seat sees it: the table, the welcome,
+the match's updates and full views.
+
+The messages themselves are `messages`' pure functions; the feed picks their
+values from the table's state, room, pace and chat, and sends each distinct
+message built and encoded once, however many sockets get it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pitkit.core.match import Match
+from pitkit.core.narrate import Narrator
+from pitkit.server.live import messages
+from pitkit.server.live.chat import Chat
+from pitkit.server.live.conn import Conn
+from pitkit.server.live.pacing import Pacing
+from pitkit.server.live.room import Room
+from pitkit.server.live.state import Setup, TableState
+from pitkit.server.ops.settings import Limits
+
+__all__ = ["Feed"]
+
+
+class Feed:
+    """The messages of one table, for each socket."""
+
+    def __init__(
+        self,
+        setup: Setup,
+        limits: Limits,
+        state: TableState,
+        room: Room,
+        pacing: Pacing,
+        chat: Chat,
+    ) -> None:
+        self.setup = setup
+        self.limits = limits
+        self.state = state
+        self.room = room
+        self.pacing = pacing
+        self.chat = chat
+        self._records: dict[int | None, tuple[int, int, Any]] = {}
+        """Per seat, the (match, version, `match` part of the view) last put in an update."""
+
+    def narrator(self, seat: int | None) -> Narrator:
+        """Who is who at this table, for `seat` (None: a spectator)."""
+        return messages.narrator(self.room.labels(), seat)
+
+    def info(self) -> dict[str, Any]:
+        """The table as anyone may see it (never the seed, never a card)."""
+        setup, state, match = self.setup, self.state, self.state.match
+        outcome = match.outcome if match is not None else None
+        return messages.table_info(
+            id=setup.id,
+            game=setup.game.name,
+            title=setup.game.title,
+            players=setup.players,
+            rules=setup.rules.changed(),
+            settings=setup.settings.to_json(),
+            status=state.status,
+            match=state.number,
+            version=state.version,
+            to_act=sorted(match.to_act) if match is not None else [],
+            seats=self.room.seats,
+            spectators=len(self.room.spectators),
+            outcome=self.narrator(None).with_names(outcome.summary) if outcome else None,
+            problem=state.problem,
+            created=setup.created,
+        )
+
+    # -- one socket's messages ----------------------------------------------------
+
+    def welcome(self, conn: Conn) -> dict[str, Any]:
+        """The `welcome` for `conn`: the table, the seat it holds, the chat if it hears it."""
+        seat = self.room.seats[conn.seat] if conn.seat is not None else None
+        return messages.welcome(self.info(), seat, self.pacing.clocks(), self.chat.heard_by(conn))
+
+    def sync(self, seat: int | None) -> dict[str, Any]:
+        """The full view of the current match for `seat`, with the hands before it."""
+        match, say, game = self.state.match, self.narrator(seat), self.setup.game
+        assert match is not None
+        full, most = self.limits.history_hands, self.limits.history_events
+        earlier = messages.earlier_hands(game, match, seat, say, full, most)
+        number, version, clocks = self.state.number, self.state.version, self.pacing.clocks()
+        return messages.sync(game, match, number, version, seat, say, clocks, earlier)
+
+    def update(self, seat: int | None, since: int, view: bool = False) -> dict[str, Any]:
+        """The events since `since` for `seat`; with `view`, also its view (`_new_view`)."""
+        match, say, state = self.state.match, self.narrator(seat), self.state
+        assert match is not None
+        clocks, game = self.pacing.clocks(), self.setup.game
+        message = messages.update(game, match, state.number, state.starts, since, seat, say, clocks)
+        if view:
+            message["view"] = self._new_view(match, seat, since, say)
+        return message
+
+    def _new_view(
+        self, match: Match[Any, Any], seat: int | None, since: int, say: Narrator
+    ) -> dict[str, Any]:
+        """The seat's view as of now for an update, less what the client holds already:
+        the history (it has the events) and, unless it changed since `since`, the
+        match's record (the score sheet, which grows with every hand)."""
+        shown = messages.seat_view(match, seat, say)
+        shown.pop("history", None)
+        record = shown.get("match")
+        number, version = self.state.number, self.state.version
+        known = self._records.get(seat)
+        self._records[seat] = (number, version, record)
+        if known is not None and known[:2] == (number, since) and known[2] == record:
+            del shown["match"]
+        return shown
+
+    def catch_up(self, conn: Conn, match_no: int | None, version: int | None) -> None:
+        """Send `conn`, which held (match_no, version), the events it missed if the gap
+        is small, else the full view."""
+        state = self.state
+        if state.match is None:
+            return
+        if (
+            match_no == state.number
+            and version is not None
+            and version <= state.version
+            and state.version - version <= self.limits.resync_gap
+        ):
+            if version < state.version:
+                conn.send(self.update(conn.seat, version, conn.views))
+            return
+        conn.send(self.sync(conn.seat))
+
+    def moved(self, conn: Conn) -> None:
+        """`conn` holds another seat now: its welcome, and that seat's full view."""
+        conn.send(self.welcome(conn))
+        if self.state.match is not None:
+            conn.send(self.sync(conn.seat))
+
+    # -- everyone's -----------------------------------------------------------------
+
+    def table(self) -> None:
+        """Send everyone the table, after any change to it."""
+        self.room.send_all(messages.table(self.info()))
+
+    def updates(self, since: int) -> None:
+        """Send everyone the events since version `since`, as their seat sees them."""
+        self.room.send_each(
+            lambda conn: (conn.seat, conn.views), lambda key: self.update(key[0], since, key[1])
+        )
+
+    def syncs(self) -> None:
+        """Send everyone the full view of the current match (a new match, or one read again)."""
+        self.room.send_each(lambda conn: conn.seat, self.sync)

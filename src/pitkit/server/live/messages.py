@@ -1,0 +1,284 @@
+"""The messages a table sends, as pure functions of plain values: the match, the
+seats' names, the clocks. No table, no socket: the `Table` picks the values and
+sends what these return (docs/protocol.md describes each message).
+
+Every sentence names the seats through a `Narrator` for its reader: "you" for
+the reader's own seat, the others by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pitkit.core.events import Event
+from pitkit.core.game import Game
+from pitkit.core.match import Match
+from pitkit.core.narrate import Narrator
+from pitkit.server.live.seats import Seat
+from pitkit.server.store.storage import ChatRecord
+
+__all__ = [
+    "Clocks",
+    "ack",
+    "earlier_hands",
+    "lost_race",
+    "named",
+    "narrator",
+    "next_hand",
+    "said",
+    "seat_view",
+    "sync",
+    "table",
+    "table_info",
+    "timed_out",
+    "update",
+    "welcome",
+    "worded",
+]
+
+
+@dataclass(frozen=True)
+class Clocks:
+    """The clocks of a table's pace, as its messages show them (None: not running)."""
+
+    turn_left: float | None = None
+    """Seconds left to the person to act now (the turn timer)."""
+    sorting_left: float | None = None
+    """Seconds before the dealer may open Pit's pit (the sorting period, T3)."""
+    next_hand: dict[str, Any] | None = None
+    """The pause between hands: seconds left, who is ready, who is awaited."""
+
+
+def narrator(labels: Sequence[str], seat: int | None) -> Narrator:
+    """Who is who at a table whose seats are called `labels`, for `seat` (None: a spectator)."""
+    return Narrator.named(list(labels), seat)
+
+
+def named(view: dict[str, Any], say: Narrator) -> dict[str, Any]:
+    """`view` with the engine's sentences in it (each hand's result, the
+    outcomes, a score sheet's notes) calling the seats by name, the reader "you"."""
+    record = view.get("match")
+    for part in (view, record or {}):
+        if part.get("outcome"):
+            part["outcome"] = {
+                **part["outcome"],
+                "summary": say.with_names(part["outcome"]["summary"]),
+            }
+    if record is not None:
+        record["results"] = [say.with_names(text) for text in record["results"]]
+        for line in (record.get("sheet") or {}).get("lines", []):
+            if line.get("note"):
+                line["note"] = say.with_names(line["note"])
+    return view
+
+
+def worded(game: Game, events: list[dict[str, Any]], say: Narrator) -> list[dict[str, Any]]:
+    """Events as one seat saw them, each with its words (`Game.narrate`) in ``text``."""
+    return [{**event, "text": game.narrate(event, say)} for event in events]
+
+
+def seat_view(match: Match[Any, Any], seat: int | None, say: Narrator) -> dict[str, Any]:
+    """The match's view for `seat`, its sentences naming the seats (`named`)."""
+    return named(match.view(seat), say)
+
+
+def table_info(
+    *,
+    id: str,
+    game: str,
+    title: str,
+    players: int,
+    rules: Mapping[str, Any],
+    settings: Mapping[str, Any],
+    status: str,
+    match: int,
+    version: int | None,
+    to_act: list[int],
+    seats: Sequence[Seat],
+    spectators: int,
+    outcome: str | None,
+    problem: str | None,
+    created: float,
+) -> dict[str, Any]:
+    """A table as anyone may see it (never the seed, never a card): the lobby's
+    row and the `table` message's body."""
+    return {
+        "id": id,
+        "game": game,
+        "title": title,
+        "players": players,
+        "rules": rules,
+        "settings": settings,
+        "status": status,
+        "match": match,
+        "version": version,
+        "to_act": to_act,
+        "seats": [seat.info() for seat in seats],
+        "spectators": spectators,
+        "outcome": outcome,
+        "problem": problem,
+        "created": created,
+    }
+
+
+def table(info: dict[str, Any]) -> dict[str, Any]:
+    """The `table` message: the table as anyone may see it, after any change to it."""
+    return {"type": "table", "table": info}
+
+
+def welcome(
+    info: dict[str, Any],
+    seat: Seat | None,
+    clocks: Clocks,
+    chat: Sequence[ChatRecord] | None,
+) -> dict[str, Any]:
+    """The `welcome` for a socket: the table, the seat it holds, the chat if it hears it
+    (None: it does not)."""
+    out: dict[str, Any] = {
+        "type": "welcome",
+        "table": info,
+        "seat": seat.index if seat is not None else None,
+        "name": seat.name if seat is not None else None,
+        # A client that resumes with nothing missed gets no sync: the pause
+        # between hands, or that none is on, comes here.
+        "next_hand": clocks.next_hand,
+    }
+    if chat is not None:
+        out["chat"] = [said(line) for line in chat]
+    return out
+
+
+def said(line: ChatRecord) -> dict[str, Any]:
+    """A chat message as it is sent: who said it, their name, the words, when."""
+    who: dict[str, Any] = {"seat": line.seat} if line.seat is not None else {"spectator": True}
+    return {"type": "said", **who, "name": line.name, "text": line.text, "at": line.at}
+
+
+def sync(
+    game: Game,
+    match: Match[Any, Any],
+    number: int,
+    version: int,
+    seat: int | None,
+    say: Narrator,
+    clocks: Clocks,
+    earlier: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """The full view of match `number` at `version` for `seat`, its history in words,
+    and the hands before it (`earlier_hands`)."""
+    view = seat_view(match, seat, say)
+    view["history"] = worded(game, view.get("history", []), say)
+    return {
+        "type": "sync",
+        "match": number,
+        "version": version,
+        "over": match.is_over,
+        "turn_left": clocks.turn_left,
+        "sorting_left": clocks.sorting_left,
+        "next_hand": clocks.next_hand,
+        "view": view,
+        "earlier": earlier,
+    }
+
+
+def earlier_hands(
+    game: Game, match: Match[Any, Any], seat: int | None, say: Narrator, full: int, most: int
+) -> list[dict[str, Any]]:
+    """The match's hands before this one, as `seat` saw them, for the history
+    after a sync (a reload, a second device): the latest `full` hands with
+    their events (at most `most` each, the last ones: a Pit hand may be
+    thousands of trades), older ones by their result alone, so that a long
+    match does not send megabytes."""
+    hands: list[tuple[int, int, int]] = []  # (number, first event, past its end)
+    begin = 0
+    for at, event in enumerate(match.log[: match.hand.log_start]):
+        if event.type == "scores":  # the last event of every hand
+            hands.append((int(event.public["hand"]), begin, at + 1))
+            begin = at + 1
+    out: list[dict[str, Any]] = []
+    # A judge's voided hand (Pitch) is scored with no result of its own.
+    # (A finished match's last hand is the current one, its result among them.)
+    scored = len(hands) + (1 if match.is_over else 0)
+    results = match.results if len(match.results) == scored else None
+    for index, (number, first, end) in enumerate(hands):
+        entry: dict[str, Any] = {"hand": number}
+        if index < len(hands) - full:
+            if results is not None:
+                entry["summary"] = say.with_names(results[index].summary)
+            events = match.log[end - 1 : end]  # the scores alone
+        else:
+            events = match.log[max(first, end - most) : end]
+            entry["left_out"] = max(0, end - most - first)
+        entry["events"] = worded(game, [e.seen_by(seat) for e in events], say)
+        out.append(entry)
+    return out
+
+
+def update(
+    game: Game,
+    match: Match[Any, Any],
+    number: int,
+    starts: Sequence[int],
+    since: int,
+    seat: int | None,
+    say: Narrator,
+    clocks: Clocks,
+) -> dict[str, Any]:
+    """The events of versions since+1 .. now (`starts`: where each version's events
+    begin in the log) as `seat` sees them, and what it may do now."""
+    start = starts[since + 1] if since + 1 < len(starts) else len(match.log)
+    to_act = match.to_act
+    return {
+        "type": "update",
+        "match": number,
+        "from": since,
+        "version": len(starts) - 1,
+        "events": worded(game, [event.seen_by(seat) for event in match.log[start:]], say),
+        "to_act": sorted(to_act),
+        "legal": (
+            [str(a) for a in match.legal_actions(seat)]
+            if seat is not None and seat in to_act
+            else []
+        ),
+        "over": match.is_over,
+        "turn_left": clocks.turn_left,
+        "sorting_left": clocks.sorting_left,
+        "next_hand": clocks.next_hand,
+    }
+
+
+def next_hand(number: int, version: int, clocks: Clocks) -> dict[str, Any]:
+    """The pace's message (``next_hand``): where the pause between hands stands, and
+    the clocks that run once it ends."""
+    return {
+        "type": "next_hand",
+        "match": number,
+        "version": version,
+        "next_hand": clocks.next_hand,
+        "turn_left": clocks.turn_left,
+        "sorting_left": clocks.sorting_left,
+    }
+
+
+def ack(ident: str | int | None, number: int, version: int) -> dict[str, Any]:
+    """The acknowledgement of a client's action `ident`, stored as `version`."""
+    return {"type": "ack", "id": ident, "match": number, "version": version}
+
+
+def timed_out(seat: int, say: Narrator) -> dict[str, Any]:
+    """A person's turn at `seat` ran out, and the stand-in bot moved for them."""
+    text = say.with_names(f"time ran out: a bot played for seat {seat}")
+    return {"type": "timed_out", "seat": seat, "text": text[:1].upper() + text[1:]}
+
+
+def lost_race(events: Sequence[Event], seat: int) -> str:
+    """What the other seats did (`events`, since the version a late action was
+    taken on), as `seat` saw it."""
+    acts = [
+        f"seat {e['seat']}: {e['action']}" if "action" in e else f"seat {e['seat']} acted"
+        for e in (event.seen_by(seat) for event in events)
+        if e.get("type") == "action" and "seat" in e
+    ]
+    return "another action arrived first (" + "; ".join(acts[:5]) + ")"

@@ -1,0 +1,61 @@
+"""What the routes serve from: the layers below, wired once by `pitkit.server.app`.
+
+`create_app` builds one `Services` and keeps it on ``app.state.services``; a route
+names it as a parameter of type `Wired`, and FastAPI hands it over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated
+
+from fastapi import Depends
+from starlette.requests import HTTPConnection
+
+from pitkit.server.live.manager import Manager
+from pitkit.server.ops.metrics import Metrics
+from pitkit.server.ops.settings import Limits
+from pitkit.server.store.storage import Store
+from pitkit.server.tournaments.online import OnlineTables
+from pitkit.server.tournaments.service import Tournaments
+from pitkit.server.web.guards import Site
+from pitkit.server.web.limits import Buckets
+
+__all__ = ["Services", "Wired", "wired"]
+
+
+@dataclass(frozen=True)
+class Services:
+    """One server's parts, and the memory its routes keep between requests."""
+
+    limits: Limits
+    site: Site
+    metrics: Metrics
+    store: Store
+    manager: Manager
+    """The tables in memory."""
+    tournaments: Tournaments
+    online: OnlineTables
+    """The tournaments' games at pitkit tables."""
+
+    logs: dict[tuple[str, int], str] = field(default_factory=dict, init=False)
+    """Finished matches' logs as served, oldest first (a log never changes once over)."""
+    replays: dict[tuple[str, int, int | None], str] = field(default_factory=dict, init=False)
+    """Finished matches' replays as served, by seat (None: all-seeing), oldest first."""
+    creates: Buckets = field(init=False)
+    """Tables created per client address and minute."""
+
+    def __post_init__(self) -> None:
+        per_minute = self.limits.creates_per_minute
+        # Frozen: set once, here.
+        object.__setattr__(self, "creates", Buckets(per_minute / 60, per_minute))
+
+
+async def wired(connection: HTTPConnection) -> Services:
+    """The app's `Services`, for a request or a WebSocket (async: no thread hop)."""
+    services: Services = connection.app.state.services
+    return services
+
+
+Wired = Annotated[Services, Depends(wired)]
+"""A route's parameter that receives the app's `Services`."""

@@ -1,0 +1,1 @@
+"""Tests of the tournaments' rules, without a server."""
