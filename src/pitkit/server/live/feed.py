@@ -18,6 +18,7 @@ from pitkit.server.live.conn import Conn
 from pitkit.server.live.pacing import Pacing
 from pitkit.server.live.room import Room
 from pitkit.server.live.state import Setup, TableState
+from pitkit.server.live.wire import GameView, SyncMessage, TableInfo, UpdateMessage, WelcomeMessage
 from pitkit.server.ops.settings import Limits
 
 __all__ = ["Feed"]
@@ -48,7 +49,7 @@ class Feed:
         """Who is who at this table, for `seat` (None: a spectator)."""
         return messages.narrator(self.room.labels(), seat)
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> TableInfo:
         """The table as anyone may see it (never the seed, never a card)."""
         setup, state, match = self.setup, self.state, self.state.match
         outcome = match.outcome if match is not None else None
@@ -72,12 +73,12 @@ class Feed:
 
     # -- one socket's messages ----------------------------------------------------
 
-    def welcome(self, conn: Conn) -> dict[str, Any]:
+    def welcome(self, conn: Conn) -> WelcomeMessage:
         """The `welcome` for `conn`: the table, the seat it holds, the chat if it hears it."""
         seat = self.room.seats[conn.seat] if conn.seat is not None else None
         return messages.welcome(self.info(), seat, self.pacing.clocks(), self.chat.heard_by(conn))
 
-    def sync(self, seat: int | None) -> dict[str, Any]:
+    def sync(self, seat: int | None) -> SyncMessage:
         """The full view of the current match for `seat`, with the hands before it."""
         match, say, game = self.state.match, self.narrator(seat), self.setup.game
         assert match is not None
@@ -86,7 +87,7 @@ class Feed:
         number, version, clocks = self.state.number, self.state.version, self.pacing.clocks()
         return messages.sync(game, match, number, version, seat, say, clocks, earlier)
 
-    def update(self, seat: int | None, since: int, view: bool = False) -> dict[str, Any]:
+    def update(self, seat: int | None, since: int, view: bool = False) -> UpdateMessage:
         """The events since `since` for `seat`; with `view`, also its view (`_new_view`)."""
         match, say, state = self.state.match, self.narrator(seat), self.state
         assert match is not None
@@ -98,7 +99,7 @@ class Feed:
 
     def _new_view(
         self, match: Match[Any, Any], seat: int | None, since: int, say: Narrator
-    ) -> dict[str, Any]:
+    ) -> GameView:
         """The seat's view as of now for an update, less what the client holds already:
         the history (it has the events) and, unless it changed since `since`, the
         match's record (the score sheet, which grows with every hand)."""

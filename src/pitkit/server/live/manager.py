@@ -25,6 +25,7 @@ from pitkit.server.live.rebuild import Rebuilt, rebuild
 from pitkit.server.live.seats import Seat
 from pitkit.server.live.tables import Table
 from pitkit.server.live.thinking import Thinker
+from pitkit.server.live.wire import TableInfo
 from pitkit.server.ops.metrics import Census, Metrics
 from pitkit.server.ops.settings import Limits, TableSettings
 from pitkit.server.ops.tokens import hash_token, new_token
@@ -308,7 +309,7 @@ class Manager:
             store_jobs=self.store.jobs,
         )
 
-    async def listed(self, status: str | None, game: str | None) -> list[dict[str, Any]]:
+    async def listed(self, status: str | None, game: str | None) -> list[TableInfo]:
         """The lobby: listed tables, newest first, as anyone may see them. Beside other
         workers, the database lists theirs too (without who is connected)."""
         mine = [t.info() for t in self.tables.values() if t.settings.listed]
@@ -336,7 +337,7 @@ class Manager:
         await self.thinker.close()
 
 
-def _summary(record: TableRecord) -> dict[str, Any]:
+def _summary(record: TableRecord) -> TableInfo:
     """A table another worker runs, as the lobby shows it: what the database knows."""
     game = games.get(record.game) if record.game in games.names() else None
     return messages.table_info(

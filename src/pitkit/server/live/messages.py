@@ -10,13 +10,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from pitkit.core.events import Event
 from pitkit.core.game import Game
 from pitkit.core.match import Match
 from pitkit.core.narrate import Narrator
 from pitkit.server.live.seats import Seat
+from pitkit.server.live.wire import (
+    AckMessage,
+    EarlierHand,
+    GameEvent,
+    GameView,
+    NextHandMessage,
+    PauseInfo,
+    SaidMessage,
+    SettingsInfo,
+    SyncMessage,
+    TableInfo,
+    TableMessage,
+    TableStatus,
+    TimedOutMessage,
+    UpdateMessage,
+    WelcomeMessage,
+)
 from pitkit.server.store.storage import ChatRecord
 
 __all__ = [
@@ -47,7 +64,7 @@ class Clocks:
     """Seconds left to the person to act now (the turn timer)."""
     sorting_left: float | None = None
     """Seconds before the dealer may open Pit's pit (the sorting period, T3)."""
-    next_hand: dict[str, Any] | None = None
+    next_hand: PauseInfo | None = None
     """The pause between hands: seconds left, who is ready, who is awaited."""
 
 
@@ -74,14 +91,15 @@ def named(view: dict[str, Any], say: Narrator) -> dict[str, Any]:
     return view
 
 
-def worded(game: Game, events: list[dict[str, Any]], say: Narrator) -> list[dict[str, Any]]:
+def worded(game: Game, events: list[dict[str, Any]], say: Narrator) -> list[GameEvent]:
     """Events as one seat saw them, each with its words (`Game.narrate`) in ``text``."""
-    return [{**event, "text": game.narrate(event, say)} for event in events]
+    return [cast(GameEvent, {**event, "text": game.narrate(event, say)}) for event in events]
 
 
-def seat_view(match: Match[Any, Any], seat: int | None, say: Narrator) -> dict[str, Any]:
+def seat_view(match: Match[Any, Any], seat: int | None, say: Narrator) -> GameView:
     """The match's view for `seat`, its sentences naming the seats (`named`)."""
-    return named(match.view(seat), say)
+    # The game declares its view (`Game.view_type`); the wire declares what all share.
+    return cast(GameView, named(match.view(seat), say))
 
 
 def table_info(
@@ -101,7 +119,7 @@ def table_info(
     outcome: str | None,
     problem: str | None,
     created: float,
-) -> dict[str, Any]:
+) -> TableInfo:
     """A table as anyone may see it (never the seed, never a card): the lobby's
     row and the `table` message's body."""
     return {
@@ -109,9 +127,10 @@ def table_info(
         "game": game,
         "title": title,
         "players": players,
-        "rules": rules,
-        "settings": settings,
-        "status": status,
+        "rules": dict(rules),
+        # Both are checked where they are made (`TableSettings`, `TableState`).
+        "settings": cast(SettingsInfo, dict(settings)),
+        "status": cast(TableStatus, status),
         "match": match,
         "version": version,
         "to_act": to_act,
@@ -123,20 +142,20 @@ def table_info(
     }
 
 
-def table(info: dict[str, Any]) -> dict[str, Any]:
+def table(info: TableInfo) -> TableMessage:
     """The `table` message: the table as anyone may see it, after any change to it."""
     return {"type": "table", "table": info}
 
 
 def welcome(
-    info: dict[str, Any],
+    info: TableInfo,
     seat: Seat | None,
     clocks: Clocks,
     chat: Sequence[ChatRecord] | None,
-) -> dict[str, Any]:
+) -> WelcomeMessage:
     """The `welcome` for a socket: the table, the seat it holds, the chat if it hears it
     (None: it does not)."""
-    out: dict[str, Any] = {
+    out: WelcomeMessage = {
         "type": "welcome",
         "table": info,
         "seat": seat.index if seat is not None else None,
@@ -150,10 +169,14 @@ def welcome(
     return out
 
 
-def said(line: ChatRecord) -> dict[str, Any]:
+def said(line: ChatRecord) -> SaidMessage:
     """A chat message as it is sent: who said it, their name, the words, when."""
-    who: dict[str, Any] = {"seat": line.seat} if line.seat is not None else {"spectator": True}
-    return {"type": "said", **who, "name": line.name, "text": line.text, "at": line.at}
+    out: SaidMessage = {"type": "said", "name": line.name, "text": line.text, "at": line.at}
+    if line.seat is None:
+        out["spectator"] = True
+    else:
+        out["seat"] = line.seat
+    return out
 
 
 def sync(
@@ -164,12 +187,13 @@ def sync(
     seat: int | None,
     say: Narrator,
     clocks: Clocks,
-    earlier: list[dict[str, Any]],
-) -> dict[str, Any]:
+    earlier: list[EarlierHand],
+) -> SyncMessage:
     """The full view of match `number` at `version` for `seat`, its history in words,
     and the hands before it (`earlier_hands`)."""
     view = seat_view(match, seat, say)
-    view["history"] = worded(game, view.get("history", []), say)
+    events = cast(list[dict[str, Any]], view.get("history", []))  # as the engine wrote them
+    view["history"] = worded(game, events, say)
     return {
         "type": "sync",
         "match": number,
@@ -185,7 +209,7 @@ def sync(
 
 def earlier_hands(
     game: Game, match: Match[Any, Any], seat: int | None, say: Narrator, full: int, most: int
-) -> list[dict[str, Any]]:
+) -> list[EarlierHand]:
     """The match's hands before this one, as `seat` saw them, for the history
     after a sync (a reload, a second device): the latest `full` hands with
     their events (at most `most` each, the last ones: a Pit hand may be
@@ -197,13 +221,13 @@ def earlier_hands(
         if event.type == "scores":  # the last event of every hand
             hands.append((int(event.public["hand"]), begin, at + 1))
             begin = at + 1
-    out: list[dict[str, Any]] = []
+    out: list[EarlierHand] = []
     # A judge's voided hand (Pitch) is scored with no result of its own.
     # (A finished match's last hand is the current one, its result among them.)
     scored = len(hands) + (1 if match.is_over else 0)
     results = match.results if len(match.results) == scored else None
     for index, (number, first, end) in enumerate(hands):
-        entry: dict[str, Any] = {"hand": number}
+        entry: EarlierHand = {"hand": number, "events": []}
         if index < len(hands) - full:
             if results is not None:
                 entry["summary"] = say.with_names(results[index].summary)
@@ -225,7 +249,7 @@ def update(
     seat: int | None,
     say: Narrator,
     clocks: Clocks,
-) -> dict[str, Any]:
+) -> UpdateMessage:
     """The events of versions since+1 .. now (`starts`: where each version's events
     begin in the log) as `seat` sees them, and what it may do now."""
     start = starts[since + 1] if since + 1 < len(starts) else len(match.log)
@@ -249,7 +273,7 @@ def update(
     }
 
 
-def next_hand(number: int, version: int, clocks: Clocks) -> dict[str, Any]:
+def next_hand(number: int, version: int, clocks: Clocks) -> NextHandMessage:
     """The pace's message (``next_hand``): where the pause between hands stands, and
     the clocks that run once it ends."""
     return {
@@ -262,12 +286,12 @@ def next_hand(number: int, version: int, clocks: Clocks) -> dict[str, Any]:
     }
 
 
-def ack(ident: str | int | None, number: int, version: int) -> dict[str, Any]:
+def ack(ident: str | int | None, number: int, version: int) -> AckMessage:
     """The acknowledgement of a client's action `ident`, stored as `version`."""
     return {"type": "ack", "id": ident, "match": number, "version": version}
 
 
-def timed_out(seat: int, say: Narrator) -> dict[str, Any]:
+def timed_out(seat: int, say: Narrator) -> TimedOutMessage:
     """A person's turn at `seat` ran out, and the stand-in bot moved for them."""
     text = say.with_names(f"time ran out: a bot played for seat {seat}")
     return {"type": "timed_out", "seat": seat, "text": text[:1].upper() + text[1:]}

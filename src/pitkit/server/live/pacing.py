@@ -24,6 +24,7 @@ from pitkit.server.live.messages import Clocks
 from pitkit.server.live.protocol import ProtocolError
 from pitkit.server.live.room import Room
 from pitkit.server.live.state import Setup, TableState
+from pitkit.server.live.wire import PauseInfo
 from pitkit.server.ops.settings import Limits
 
 __all__ = ["Pace", "Pacing", "Pause"]
@@ -90,7 +91,7 @@ class Pacing:
         state = self.state
         self.room.send_all(messages.next_hand(state.number, state.version, self.clocks()))
 
-    def _next_hand(self) -> dict[str, Any] | None:
+    def _next_hand(self) -> PauseInfo | None:
         pause = self.pause
         if pause is None:
             return None

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any
+from typing import cast
 
 from pitkit.server.live.conn import Conn
+from pitkit.server.live.wire import SeatInfo, SeatKind
 from pitkit.server.store.storage import SeatRecord
 
 __all__ = ["BOT_NAMES", "KINDS", "Seat", "clean_name"]
@@ -67,11 +68,11 @@ class Seat:
             return BOT_NAMES[self.index % len(BOT_NAMES)]
         return f"Seat {self.index + 1}"
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> SeatInfo:
         """This seat as anyone may see it."""
         return {
             "seat": self.index,
-            "kind": self.kind,
+            "kind": cast(SeatKind, self.kind),
             "bot": self.bot,
             "name": self.name,
             "label": self.label,

@@ -53,6 +53,7 @@ from pitkit.server.live.seats import Seat
 from pitkit.server.live.state import Setup, TableState
 from pitkit.server.live.steps import Spelling, Steps
 from pitkit.server.live.thinking import Thinker
+from pitkit.server.live.wire import TableInfo
 from pitkit.server.ops.metrics import Metrics
 from pitkit.server.ops.settings import Limits, TableSettings
 from pitkit.server.ops.tokens import hash_token
@@ -157,7 +158,7 @@ class Table:
         """Whether anyone has a socket open here."""
         return self.room.watched
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> TableInfo:
         """The table as anyone may see it (never the seed, never a card)."""
         return self.feed.info()
 

@@ -39,6 +39,7 @@ __all__ = [
     "RuleInfo",
     "SaidMessage",
     "SeatInfo",
+    "SeatKind",
     "ServerMessage",
     "SettingsInfo",
     "SyncMessage",
@@ -106,11 +107,15 @@ class SettingsInfo(TypedDict):
     """The tournament whose game the table plays, if it does."""
 
 
+SeatKind = Literal["open", "bot", "player"]
+"""What sits in a seat: nobody yet, a bot, or a person."""
+
+
 class SeatInfo(TypedDict):
     """A seat as anyone may see it."""
 
     seat: int
-    kind: Literal["open", "bot", "player"]
+    kind: SeatKind
     bot: str | None
     name: str | None
     label: str

@@ -7,13 +7,14 @@ malformed request is refused before any route reads it.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import Header, HTTPException
 from fastapi import Path as InPath
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from pitkit.server.live.protocol import json_problem
+from pitkit.server.live.wire import TableInfo
 
 __all__ = [
     "Authorization",
@@ -32,6 +33,7 @@ __all__ = [
     "SeatNumber",
     "TableId",
     "Verdict",
+    "as_sent",
     "bearer",
 ]
 
@@ -187,3 +189,11 @@ class Verdict(BaseModel):
     """The judge's answer, as text."""
 
     verdict: str
+
+
+def as_sent(info: TableInfo) -> dict[str, Any]:
+    """A table's info as the body of an answer. Its shape is declared once, in the wire's
+    types (`TableInfo`, checked by mypy where it is built and by tests/server/test_wire.py
+    against what is sent); FastAPI sends it as it is, since Pydantic reads no
+    `typing.TypedDict` on Python 3.11."""
+    return cast(dict[str, Any], info)

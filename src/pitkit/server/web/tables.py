@@ -29,6 +29,7 @@ from pitkit.server.web.bodies import (
     SeatName,
     SeatNumber,
     TableId,
+    as_sent,
     bearer,
 )
 from pitkit.server.web.services import Services, Wired
@@ -101,7 +102,7 @@ async def list_tables(
     game: Annotated[str | None, Query(max_length=32)] = None,
 ) -> list[dict[str, Any]]:
     """The listed tables (waiting, playing, or lately over), newest first."""
-    return await services.manager.listed(status, game)
+    return [as_sent(info) for info in await services.manager.listed(status, game)]
 
 
 @router.post("/api/tables", status_code=201, tags=["lobby"])
@@ -119,7 +120,7 @@ async def create_table(body: CreateTable, request: Request, services: Wired) -> 
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from None
     return CreatedTable(
-        table=table.info(),
+        table=as_sent(table.info()),
         host_token=host,
         seats=[
             SeatInvite(
@@ -137,7 +138,7 @@ async def create_table(body: CreateTable, request: Request, services: Wired) -> 
 @router.get("/api/tables/{table_id}", tags=["lobby"])
 async def get_table(table_id: TableId, services: Wired) -> dict[str, Any]:
     """A table's status: seats, match number, version, who may act, outcome."""
-    return (await table_or_404(services, table_id)).info()
+    return as_sent((await table_or_404(services, table_id)).info())
 
 
 @router.post("/api/tables/{table_id}/join", tags=["lobby"])
@@ -205,7 +206,7 @@ async def rename_seat(
     table = await _hosted(services, table_id, authorization)
     with _refused(400):
         await table.rename_seat(seat, body.name)
-    return table.info()
+    return as_sent(table.info())
 
 
 @router.post("/api/tables/{table_id}/seats/{seat}/move", tags=["host"])
@@ -221,7 +222,7 @@ async def move_seat(
     table = await _hosted(services, table_id, authorization)
     with _refused(400):
         await table.move_seat(seat, body.to)
-    return table.info()
+    return as_sent(table.info())
 
 
 @router.post("/api/tables/{table_id}/start", tags=["host"])
@@ -232,7 +233,7 @@ async def start(
     table = await _hosted(services, table_id, authorization)
     with _refused(409):
         await table.start()
-    return table.info()
+    return as_sent(table.info())
 
 
 @router.post("/api/tables/{table_id}/rematch", tags=["host"])
@@ -245,7 +246,7 @@ async def rematch(
         await table.rematch(None)
     except ProtocolError as exc:
         raise _protocol_refusal(exc) from None
-    return table.info()
+    return as_sent(table.info())
 
 
 @router.delete("/api/tables/{table_id}", tags=["host"])
@@ -256,4 +257,4 @@ async def close_table(
     and what was played stays readable (the log of a match cut short stays private)."""
     table = await _hosted(services, table_id, authorization)
     await table.shut("the host closed the table")
-    return table.info()
+    return as_sent(table.info())

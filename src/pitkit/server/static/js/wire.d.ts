@@ -933,7 +933,7 @@ export interface SaidMessage {
 /** A seat as anyone may see it. */
 export interface SeatInfo {
   seat: number;
-  kind: "open" | "bot" | "player";
+  kind: SeatKind;
   bot: string | null;
   name: string | null;
   /** The name the table shows: the player's, the bot's given name, or "Seat n". */
@@ -942,6 +942,9 @@ export interface SeatInfo {
   away: boolean;
   rematch: boolean;
 }
+
+/** What sits in a seat: nobody yet, a bot, or a person. */
+export type SeatKind = "open" | "bot" | "player";
 
 /** One seat as everyone sees it; games add their own public facts. */
 export interface SeatView {
