@@ -22,10 +22,20 @@ CPU seconds each process used in the measured window (from /proc).
 
 The client processes run at a lower priority (`--nice`, default 10): in a
 real deployment they are elsewhere, and here they should not take the CPU
-from the server they measure. `--views` makes every client ask for its view
-in each update, as the browser page does.
+from the server they measure; `--pin` puts them on other cores than the
+server's. `--views` makes every client ask for its view in each update, as
+the browser page does.
+
+Each run prints the server's CPU per stored action (every action, bots' too,
+from /proc over the measured window; behind HAProxy, each worker's, and
+PostgreSQL's and HAProxy's apart) and the actions stored by game. `--each`
+runs one game at a time and tabulates the CPU per action by game. Where that
+CPU goes: `--profile FILE` samples the server with py-spy over the measured
+window (benchmarks/spy.py), `--cprofile FILE` runs its event loop under
+cProfile, timed by that thread's CPU.
 
     .venv/bin/python benchmarks/load.py --tables 200 --seconds 30
+    .venv/bin/python benchmarks/load.py --game mixed --views --tables 200 --seconds 20 --each
     python benchmarks/load.py --game mixed --tables 1000 --compare 1,2 --seconds 20 --warmup 10
 """
 
@@ -36,10 +46,12 @@ import asyncio
 import collections
 import contextlib
 import gc
+import io
 import itertools
 import math
 import multiprocessing
 import os
+import pstats
 import signal
 import socket
 import statistics
@@ -47,7 +59,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +67,7 @@ from typing import Any
 import httpx
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 
+import spy
 from pitkit.server.client import RandomPlayer, TableClient
 
 SERVE = [sys.executable, "-m", "pitkit.cli", "serve"]
@@ -68,6 +81,10 @@ QUIET = [
     # Every client of this test comes from 127.0.0.1; strangers (hostile.py) from elsewhere.
     "--connections-per-address",
     "100000",
+    # Trusted as a proxy would be, 127.0.0.1 is spared the requests-a-second cap (a thousand
+    # tables are created in a few seconds); strangers from 127.0.0.2-7 still meet it.
+    "--trusted-proxy",
+    "127.0.0.1",
 ]
 #: A worker behind the proxy: `pitkit serve` with every per-address cap lifted.
 WORKER = [sys.executable, str(Path(__file__).with_name("load_worker.py"))]
@@ -230,6 +247,20 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--views", action="store_true", help="clients ask for the view in every update, as pages do"
     )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server's processes on the first core, the clients on the others "
+        "(as taskset would): the clients then take nothing of the server's core",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="record the server (each worker: FILE.1, FILE.2, ...) with py-spy over the "
+        "measured window, and print where its CPU went (benchmarks/spy.py)",
+    )
     return parser
 
 
@@ -246,6 +277,21 @@ def cluster_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
         default=None,
         metavar="N,M,...",
         help="one run per worker count, in this order, as one markdown table (e.g. 1,2)",
+    )
+    parser.add_argument(
+        "--cprofile",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="one server on SQLite (every per-address cap lifted), its event loop's thread "
+        "under cProfile by that thread's CPU time, for the whole run; the statistics are "
+        "written to FILE and their top entries printed",
+    )
+    parser.add_argument(
+        "--each",
+        action="store_true",
+        help="one run per game of the mix (or the one game), each with --tables tables, "
+        "and a table of the server's CPU per stored action by game",
     )
     parser.add_argument(
         "--check-seconds",
@@ -307,6 +353,20 @@ class Figures:
     """The same of the database writer's group commits."""
     others: dict[str, float] = field(default_factory=dict)
     """The other processes on the machine that used most CPU in the window (seconds)."""
+    stored_by_game: dict[str, float] = field(default_factory=dict)
+    """`stored_per_second` by game."""
+
+    def per_action(self, role: str) -> float:
+        """Microseconds of CPU that `role` used per action stored ("server": the server,
+        or every worker; "postgres", "haproxy"); NaN if unknown."""
+        stored = self.stored_per_second * self.seconds
+        if stored <= 0:
+            return math.nan
+        if role == "server":
+            used = sum(v for k, v in self.cpu.items() if k == "server" or k.startswith("worker"))
+        else:
+            used = self.cpu.get(role, math.nan)
+        return used / stored * 1e6
 
 
 @dataclass
@@ -347,7 +407,12 @@ def _one_server(args: argparse.Namespace) -> Iterator[Servers]:
     """`pitkit serve` on a fresh SQLite database."""
     data = tempfile.mkdtemp(prefix="pitkit-load-", dir=args.data)
     port = _free_port()
-    server = subprocess.Popen([*SERVE, "--port", str(port), "--data", data, *QUIET])
+    profile = getattr(args, "cprofile", None)
+    if profile is None:
+        command = [*SERVE, "--port", str(port), "--data", data, *QUIET]
+    else:  # the same server, its event loop under cProfile (load_worker.py)
+        command = [*WORKER, "--port", str(port), "--data", data, "--profile", str(profile)]
+    server = subprocess.Popen(command)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
             _wait_healthy(http, server, "the server")
@@ -519,13 +584,19 @@ def measure(
             load_before = os.getloadavg()[0]
             for p in procs:
                 p.start()
+            if getattr(args, "pin", False):
+                _pin(running.processes.values(), [p.pid for p in procs if p.pid])
             roles = dict(running.processes)
             roles.update({f"clients {i}": p.pid for i, p in enumerate(procs, 1) if p.pid})
             # The measured window, as the clients count it: from the end of the warm-up.
             time.sleep(max(0.0, begin + args.warmup - time.time()))
             before, scraped_before = _snapshot(), _scrape(running.direct)
+            spies = _profile(args, running.processes)
             time.sleep(max(0.0, begin + args.warmup + args.seconds - time.time()))
             after, scraped_after = _snapshot(), _scrape(running.direct)
+            for spy_process, out in spies:
+                spy_process.wait(60)
+                print(f"\nWhere {out.name}'s CPU went (py-spy, {out}):\n{spy.summary(out)}\n")
             load_after = os.getloadavg()[0]
             results = [queue.get(timeout=120) for _ in procs]
             for p in procs:
@@ -569,6 +640,35 @@ def measure(
     )
 
 
+def _pin(servers: Iterable[int], clients: Iterable[int]) -> None:
+    """`--pin`: every thread of the server processes on core 0, the clients' on the rest
+    (threads and processes started later inherit it)."""
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        raise SystemExit("--pin needs two cores or more")
+    now = _snapshot()
+    servers = set().union(*(_tree(now, pid) for pid in servers))  # PostgreSQL's backends too
+    for pids, where in ((servers, set(cores[:1])), (clients, set(cores[1:]))):
+        for pid in pids:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with contextlib.suppress(ProcessLookupError):
+                    os.sched_setaffinity(int(task), where)
+
+
+def _profile(
+    args: argparse.Namespace, processes: dict[str, int]
+) -> list[tuple[subprocess.Popen[bytes], Path]]:
+    """With `--profile`, py-spy recording each server process over the measured window."""
+    if args.profile is None:
+        return []
+    servers = {role: pid for role, pid in processes.items() if role == "server" or "worker" in role}
+    out = []
+    for role, pid in servers.items():
+        path = args.profile if role == "server" else args.profile.with_suffix(f".{role[7:]}")
+        out.append((spy.record(pid, args.seconds, path), path))
+    return out
+
+
 def _scrape(servers: list[str]) -> collections.Counter[str] | None:
     """From the servers' /metrics, summed: actions stored so far (bots' too), and the
     cumulative buckets of the time to acknowledge a client's action and of a group
@@ -587,6 +687,9 @@ def _scrape(servers: list[str]) -> collections.Counter[str] | None:
                         labels, value = line.rsplit(" ", 1)
                         bound = labels.split('le="', 1)[1].split('"')[0] if "le=" in labels else ""
                         total[f"{name} {bound}".strip()] += int(float(value))
+                        if name == "stored":  # and by game
+                            game = labels.split('game="', 1)[1].split('"')[0]
+                            total[f"stored by {game}"] += int(float(value))
     except (httpx.HTTPError, ValueError, IndexError):
         return None
     return total
@@ -598,8 +701,13 @@ def _server_side(
     """Figures from the servers' /metrics over the window (`Figures`' fields)."""
     if before is None or after is None:
         return {}
+    games = [key.removeprefix("stored by ") for key in after if key.startswith("stored by ")]
     return {
         "stored_per_second": (after["stored"] - before["stored"]) / seconds,
+        "stored_by_game": {
+            game: (after[f"stored by {game}"] - before[f"stored by {game}"]) / seconds
+            for game in sorted(games)
+        },
         "server_p99": _p99_bound(before, after, "act"),
         "commit_p99": _p99_bound(before, after, "commit"),
     }
@@ -718,6 +826,14 @@ def _report_one(args: argparse.Namespace, f: Figures) -> None:
         print(f"sockets lost {f.drops} {f.why}; workers marked down by HAProxy {f.downs}")
     print(f"server CPU {f.server_cpu:.0%} of one core; ", end="")
     print(f"client processes {f.clients_cpu:.0%} (nice {args.nice})")
+    print(f"server CPU per stored action: {f.per_action('server'):,.0f} µs", end="")
+    for role in ("postgres", "haproxy"):
+        if role in f.cpu:
+            print(f"; {role} {f.per_action(role):,.0f} µs", end="")
+    print()
+    if f.stored_by_game:
+        by_game = ", ".join(f"{game} {n:,.1f}" for game, n in f.stored_by_game.items())
+        print(f"stored/s by game: {by_game}")
     print(f"load average (1 min) {f.load[0]:.2f} before, {f.load[1]:.2f} after")
     if f.others:
         print("other processes' CPU: " + ", ".join(f"{k} {v:.1f} s" for k, v in f.others.items()))
@@ -735,12 +851,12 @@ def _report_table(args: argparse.Namespace, runs: list[Figures]) -> None:
     )
     print(
         "| workers | tables | actions/s | all stored/s | p50 ms | p99 ms | max ms "
-        "| server's p99 ms | commit p99 ms | CPU s per worker "
+        "| server's p99 ms | commit p99 ms | µs a stored action | CPU s per worker "
         "| HAProxy | PostgreSQL | clients | interrupts | machine | of it others | errors "
         "| load avg |"
     )
     print(
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---|"
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---|"
     )
     for f in runs:
         workers = [f"{v:.1f}" for k, v in f.cpu.items() if k.startswith("worker")]
@@ -753,7 +869,7 @@ def _report_table(args: argparse.Namespace, runs: list[Figures]) -> None:
             f"| {f.workers or 'SQLite'} | {f.tables:,} | {f.actions_per_second:,.0f} "
             f"| {f.stored_per_second:,.0f} "
             f"| {f.p50:.1f} | {f.p99:.1f} | {f.max:.0f} | {f.server_p99} | {f.commit_p99} "
-            f"| {per_worker} "
+            f"| {f.per_action('server'):,.0f} | {per_worker} "
             f"| {f.cpu.get('haproxy', 0):.1f} | {pg} "
             f"| {sum(v for k, v in f.cpu.items() if k.startswith('clients')):.1f} "
             f"| {f.irq:.1f} | {f.busy:.1f} | {f.busy - f.irq - sum(f.cpu.values()):.1f} "
@@ -771,6 +887,42 @@ def _report_table(args: argparse.Namespace, runs: list[Figures]) -> None:
         )
 
 
+def _report_cprofile(path: Path, top: int = 30) -> None:
+    """The server's cProfile statistics: the functions of most CPU, with and without
+    what they call."""
+    out = io.StringIO()
+    stats = pstats.Stats(str(path), stream=out)
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+    print(f"\nThe server's event loop under cProfile (its thread's CPU; {path}):")
+    print(out.getvalue())
+
+
+def _report_games(args: argparse.Namespace, runs: dict[str, Figures]) -> None:
+    """`--each`'s runs, a game each, as one markdown table."""
+    print(
+        f"\n{args.tables} tables of one game a run, {args.seconds:.0f} s measured after "
+        f"{args.warmup:.0f} s, think {args.think} s{', views' if args.views else ''}\n"
+    )
+    print("| game | clients | stored/s | server CPU | µs a stored action | p50 ms | p99 ms |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for game, f in runs.items():
+        print(
+            f"| {game} | {f.clients:,} | {f.stored_per_second:,.1f} | {f.server_cpu:.0%} "
+            f"| {f.per_action('server'):,.0f} | {f.p50:.1f} | {f.p99:.1f} |"
+        )
+
+
+def _each(args: argparse.Namespace, measure_one: Callable[[argparse.Namespace], Figures]) -> None:
+    """One run per game (`--each`), then the table of them."""
+    runs = {}
+    for game in MIXED if args.game == "mixed" else [args.game]:
+        one = argparse.Namespace(**{**vars(args), "game": game})
+        runs[game] = measure_one(one)
+        _report_one(one, runs[game])
+    _report_games(args, runs)
+
+
 def main() -> None:
     args = cluster_options(parser()).parse_args()
     if args.compare:
@@ -779,8 +931,17 @@ def main() -> None:
         counts = [args.workers] if args.workers is not None else []
     if any(n < 1 for n in counts):
         raise SystemExit("--workers and --compare count workers: 1 or more")
+    if args.each and len(counts) > 1:
+        raise SystemExit("--each runs one server setup: --workers N, not --compare")
+    if args.cprofile is not None and counts:
+        raise SystemExit("--cprofile profiles the one server on SQLite, not --workers")
     if not counts:
-        _report_one(args, measure(args))
+        if args.each:
+            _each(args, measure)
+        else:
+            _report_one(args, measure(args))
+        if args.cprofile is not None:
+            _report_cprofile(args.cprofile)
         return
 
     postgres = None
@@ -794,6 +955,9 @@ def main() -> None:
             postgres.start()
             server_url = postgres.url("postgres")
             postmaster = int((postgres.data / "postmaster.pid").read_text().split()[0])
+        if args.each:
+            _each(args, lambda one: measure(one, None, counts[0], server_url, postmaster))
+            return
         runs = []
         for n in counts:
             f = measure(args, workers=n, database=server_url, postmaster=postmaster)

@@ -9,14 +9,17 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 import numpy as np
+import pettingzoo
 from pettingzoo.test import (
     api_test,
     parallel_api_test,
     parallel_seed_test,
     seed_test,
 )
+from pettingzoo.test.state_test import test_parallel_env as parallel_state_test
+from pettingzoo.test.state_test import test_state_space as state_space_test
 
-from pitkit import adapters
+from pitkit import adapters, games
 from pitkit.adapters import PitkitAEC, PitkitParallel
 from pitkit.core.errors import IllegalActionError, UnknownNameError
 
@@ -104,3 +107,46 @@ def test_an_illegal_id_is_refused() -> None:
 def test_unknown_names_list_the_environments() -> None:
     with pytest.raises(UnknownNameError, match="pitkit/pits-v0"):
         adapters.make("pitkit/war-v0")
+
+
+@pytest.mark.parametrize("name", adapters.names())
+def test_pettingzoo_make_makes_the_five(name: str) -> None:
+    players = games.get(adapters.encoding(name).game).min_players
+    env = pettingzoo.make(adapters.kind(name), name, short=True, players=players)
+    assert isinstance(env, PitkitParallel if name == "pitkit/pit-v0" else PitkitAEC)
+    assert env.metadata["name"] == name and len(env.possible_agents) == players
+    # Without the version, PettingZoo finds the latest.
+    assert type(pettingzoo.make(adapters.kind(name), name.removesuffix("-v0"))) is type(env)
+
+
+@pytest.mark.parametrize("name", TURN_BASED)
+def test_the_state_shows_every_seat_s_view_and_no_seat_is_shown_it(name: str) -> None:
+    env = adapters.make(name, short=True)
+    env.reset(seed=4)
+    state_space_test(env)
+    size = env.encoding.size
+    observations = {a: env.observe(a) for a in env.possible_agents}
+    state = env.state()
+    assert env.state_space.contains(state)
+    assert state.shape == (env.encoding.max_players * size,)
+    for seat, agent in enumerate(env.possible_agents):
+        assert set(observations[agent]) == {"observation", "action_mask"}
+        assert np.array_equal(
+            state[seat * size : (seat + 1) * size], observations[agent]["observation"]
+        )
+    assert not state[len(env.possible_agents) * size :].any()
+    # Seat 0's unseen cards dealt otherwise: its observation stays, the state does not.
+    env.match = env.match.redeal_unseen(0, 5)
+    assert np.array_equal(
+        env.observe("player_0")["observation"], observations["player_0"]["observation"]
+    )
+    assert not np.array_equal(env.state(), state)
+
+
+def test_pit_has_a_state_too() -> None:
+    env = adapters.make("pitkit/pit-v0", short=True, players=4)
+    assert isinstance(env, PitkitParallel)
+    parallel_state_test(env)
+    observations, _ = env.reset(seed=2)
+    size = env.encoding.size
+    assert np.array_equal(env.state()[size : 2 * size], observations["player_1"]["observation"])

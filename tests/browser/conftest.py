@@ -60,7 +60,10 @@ class ServerThread(ServingThread):
     passes the old port and data folder."""
 
     def __init__(self, data: Path, port: int = 0) -> None:
-        super().__init__(data, Limits(), port)
+        # Tables of bots alone play at full speed: some tests watch a whole match of
+        # bots (a replay, a score sheet). Everything a page meets is the real limits.
+        quick_bots = Limits(bot_alone_actions_per_second=1000.0)
+        super().__init__(data, quick_bots, port)
 
     def create(
         self,

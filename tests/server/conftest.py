@@ -24,6 +24,8 @@ FAST = Limits(
     rate=100_000,
     burst=100_000,
     bot_actions_per_second=100_000,
+    bot_alone_actions_per_second=100_000,
+    bot_actions_all_per_second=1_000_000,
     requests_per_second=100_000,
     request_burst=100_000,
     # No pause between hands unless a test asks for one (tests/server/test_pacing.py).

@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 
+from pitkit.server.ops.settings import Limits
 from tests.server.conftest import FAST, ServerThread, run
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
@@ -269,3 +270,53 @@ def test_two_workers_enter_into_one_tournament(
         assert there.enter(new, "hand", game=1, hand=5, order=five).status_code == 201
     finally:
         second.stop()
+
+
+def test_a_new_link_for_no_single_role_and_name_is_refused_and_changes_nothing(
+    server: ServerThread,
+) -> None:
+    desk = Desk(server)
+    desk.add("Ann")
+    for data in (
+        {"role": ["player"], "name": "Ann"},  # once an HTTP 500
+        {"role": "player", "name": ["Ann"]},
+        {"role": {"player": 1}, "name": "Ann"},
+        {"role": "player"},
+    ):
+        assert "role" in desk.refused(409, desk.manager, "new_link", **data)
+    assert desk.read(desk.tokens["Ann"])["me"]["name"] == "Ann"  # her link still works
+
+
+def test_one_address_opens_a_few_events_an_hour(server: ServerThread) -> None:
+    body = {"kind": "pits-continuous", "name": "Evening"}
+    for _ in range(Limits().events_per_address):
+        assert server.http.post("/api/events", json=body).status_code == 201
+    refused = server.http.post("/api/events", json=body)
+    assert refused.status_code == 429
+    assert f"at most {Limits().events_per_address} events an hour" in refused.json()["detail"]
+
+
+def test_an_event_takes_so_many_entries_and_refuses_more(server: ServerThread) -> None:
+    server.app.state.services.tournaments.entries = 6
+    desk = Desk(server)
+    for name in PLAYERS[:6]:
+        desk.add(name)
+    detail = desk.refused(409, desk.manager, "add_player", name="Gus")
+    assert "has 6 entries, the most an event may have" in detail
+
+
+def test_every_reader_is_sent_the_same_event_gzipped_or_not(server: ServerThread) -> None:
+    desk = Desk(server)
+    for name in PLAYERS[:5]:
+        desk.add(name)
+    desk.ok(desk.manager, "start_game", players=PLAYERS[:5])
+    for token in (None, desk.manager, desk.tokens["Ann"]):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        packed = server.http.get(f"/api/events/{desk.id}", headers=headers)
+        plain = server.http.get(
+            f"/api/events/{desk.id}", headers={**headers, "Accept-Encoding": "identity"}
+        )
+        assert packed.headers["content-encoding"] == "gzip"
+        assert "content-encoding" not in plain.headers
+        assert packed.json() == plain.json() == desk.read(token)
+        assert packed.content == plain.content

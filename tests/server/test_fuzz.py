@@ -63,7 +63,7 @@ def _hostile(rng: random.Random, version: int, legal: list[str], other: list[str
         {"type": "ping", "id": "x" * 100},
         {"type": "sync", "extra": 1},
         {"type": "rematch"},
-        {"type": "act", "action": legal[0] if legal else "lead 2C", "version": version, "seat": 1},
+        {"type": "act", "action": legal[0] if legal else "lead 2C", "version": version, "seats": 1},
     ]
     for action in junk_actions:
         out.append({"type": "act", "action": action, "version": version})

@@ -26,7 +26,6 @@ from pitkit.server.live import manager
 from pitkit.server.live.thinking import Thinker
 from pitkit.server.ops.settings import database_url
 from pitkit.server.store import storage
-from pitkit.server.web import matches
 from tests.server.conftest import FAST, ServerThread, run
 from tests.server.processes import Process, free_port
 
@@ -388,27 +387,6 @@ def _blocked(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> tuple[A
 
     monkeypatch.setattr(module, name, slow)
     return entered, go
-
-
-def test_a_log_is_built_off_the_event_loop_and_kept(
-    make_server: Callable[..., ServerThread], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    server = make_server()
-    tid = _finished_table(server)
-    entered, go = _blocked(monkeypatch, matches, "_log_text")
-    url = f"{server.base}/api/tables/{tid}/matches/1/log"
-    result: dict[str, Any] = {}
-    reader = threading.Thread(target=lambda: result.update(log=httpx.get(url, timeout=30)))
-    reader.start()
-    assert entered.wait(10)
-    # While the log is being built, the server answers others.
-    assert httpx.get(f"{server.base}/healthz", timeout=3).status_code == 200
-    go.set()
-    reader.join()
-    first = result["log"]
-    assert first.status_code == 200 and first.text.count("\n") > 2
-    go.clear()  # a second read must not build it again (it would wait forever)
-    assert httpx.get(url, timeout=5).text == first.text
 
 
 def test_a_finished_table_is_replayed_off_the_event_loop(

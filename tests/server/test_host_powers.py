@@ -5,6 +5,7 @@ refusals change nothing; only the host token may do any of it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from typing import Any
@@ -58,52 +59,104 @@ def test_the_host_renames_a_player_and_everyone_is_told(server: ServerThread) ->
     run(main())
 
 
-def test_a_moved_player_sees_the_new_seats_hand_and_nothing_of_the_old(
-    server: ServerThread,
-) -> None:
-    created = server.create(game="ace-pit", seats=["open", "open"])
+async def _play_out(*clients: TableClient) -> None:
+    """Play the people's seats (each its first legal move) until the match is over."""
+
+    async def play(client: TableClient) -> None:
+        acted: int | None = None  # the version last acted on, until the table moves on
+        while not client.over:
+            if client.seat in client.to_act and client.legal and client.version != acted:
+                act = {"type": "act", "action": client.legal[0], "version": client.version}
+                await client.send(act)
+                acted = client.version
+            if (await client.recv())["type"] == "error":
+                acted = None
+
+    await asyncio.gather(*(play(client) for client in clients))
+
+
+# One hand of at most four turns each: a match ends in a few moves.
+SHORT = {"hands": 1, "turn_limit": 4}
+
+
+def test_the_host_cannot_see_a_hand_by_moving_seats(server: ServerThread) -> None:
+    """The host, Hana, sits at seat 0 and moves herself to Bo's seat mid-hand: nothing
+    moves until the next match, and her page gets nothing of Bo's cards; then each
+    gets the new seat's fresh hand, and her secret opens her new seat."""
+    created = server.create(game="pitty-pat", players=2, seats=["open", "open"], rules=SHORT)
     tid, host = created["table"]["id"], created["host_token"]
     tokens = [s["token"] for s in created["seats"]]
 
     async def main() -> None:
-        ann = await _seated(server, tid, tokens[0], "Ann")
+        hana = await _seated(server, tid, tokens[0], "Hana")
         bo = await _seated(server, tid, tokens[1], "Bo")
         watcher = await _seated(server, tid, None, "W")
-        for client in (ann, bo, watcher):
+        for client in (hana, bo, watcher):
             await client.recv_type("sync")
-        assert ann.view is not None and bo.view is not None and watcher.view is not None
-        hands = {0: set(ann.view["hand"]), 1: set(bo.view["hand"])}
-        public = _cards(watcher.view)
-        assert hands[0] - public, "seat 0 holds cards only it may see"
         moved = server.http.post(
             f"/api/tables/{tid}/seats/0/move", json={"to": 1}, headers=_auth(host)
         )
         assert moved.status_code == 200, moved.text
-        assert [s["name"] for s in moved.json()["seats"]] == ["Bo", "Ann"]
-        # Each moved socket: its new seat, then that seat's full view, then the words.
-        for client, seat, mine, theirs, text in (
-            (ann, 1, 1, 0, "The host moved you to seat 2 and Bo to seat 1."),
-            (bo, 0, 0, 1, "The host moved Ann to seat 2 and you to seat 1."),
+        assert [s["name"] for s in moved.json()["seats"]] == ["Hana", "Bo"]
+        later = " when the next match starts."
+        for client, text in (
+            (hana, "The host will move you to seat 2 and Bo to seat 1"),
+            (bo, "The host will move Hana to seat 2 and you to seat 1"),
+            (watcher, "The host will move Hana to seat 2 and Bo to seat 1"),
         ):
-            welcome = await client.recv_type("welcome")
-            assert welcome["seat"] == seat and client.seat == seat
+            assert (await client.recv_type("notice"))["text"] == text + later
+        # Hana's page holds seat 0 to the end of the match: only ever seat 0's view.
+        await hana.send({"type": "sync"})
+        assert (await hana.recv_type("sync"))["view"]["seat"] == 0
+        await _play_out(hana, bo)
+        assert hana.seat == 0 and not any(m["type"] == "welcome" for m in hana.log[1:])
+        assert {m["view"]["seat"] for m in hana.log if "view" in m} == {0}
+        assert [s["name"] for s in server.table(tid)["seats"]] == ["Hana", "Bo"]
+
+        # The next match: the move is made, each socket gets its new seat and its hand.
+        rematch = server.http.post(f"/api/tables/{tid}/rematch", headers=_auth(host))
+        assert rematch.status_code == 200, rematch.text
+        for client, seat, text in (
+            (hana, 1, "The host moved you to seat 2 and Bo to seat 1."),
+            (bo, 0, "The host moved Hana to seat 2 and you to seat 1."),
+        ):
+            assert (await client.recv_type("welcome"))["seat"] == seat
             sync = await client.recv_type("sync")
-            assert sync["view"]["seat"] == seat
-            assert set(sync["view"]["hand"]) == hands[mine]
-            assert not (_cards(sync["view"]) & (hands[theirs] - public))
+            assert sync["match"] == 2 and sync["view"]["seat"] == seat
             assert (await client.recv_type("notice"))["text"] == text
-        notice = await watcher.recv_type("notice")
-        assert notice["text"] == "The host moved Ann to seat 2 and Bo to seat 1."
-        # Ann's token goes with her: a new device of hers opens seat 1 (index), her new seat.
-        again = await _seated(server, tid, ann.token, "Ann")
+        assert [s["name"] for s in server.table(tid)["seats"]] == ["Bo", "Hana"]
+        again = await _seated(server, tid, hana.token, "Hana")
         assert again.seat == 1
-        await again.recv_type("sync")
-        assert again.view is not None and set(again.view["hand"]) == hands[1]
-        # And her socket plays the new seat's hand.
-        mover = ann if 1 in ann.to_act else bo
-        await mover.send({"type": "act", "action": mover.legal[0], "version": mover.version})
-        assert (await mover.recv_type("ack"))["version"] == 1
-        for client in (ann, bo, watcher, again):
+        for client in (hana, bo, watcher, again):
+            await client.close()
+
+    run(main())
+
+
+def test_the_host_cannot_take_a_finished_matchs_result(server: ServerThread) -> None:
+    """After the match, the host moves into the other player's seat: the result stays
+    with the people who played it until the next match deals."""
+    created = server.create(game="pitty-pat", players=2, seats=["open", "open"], rules=SHORT)
+    tid, host = created["table"]["id"], created["host_token"]
+    tokens = [s["token"] for s in created["seats"]]
+
+    async def main() -> None:
+        hana = await _seated(server, tid, tokens[0], "Hana")
+        bo = await _seated(server, tid, tokens[1], "Bo")
+        await _play_out(hana, bo)
+        over = server.wait_for(tid, "over")
+        moved = server.http.post(
+            f"/api/tables/{tid}/seats/0/move", json={"to": 1}, headers=_auth(host)
+        )
+        assert moved.status_code == 200, moved.text
+        await hana.recv_type("notice")
+        after = server.table(tid)
+        assert after["outcome"] == over["outcome"] and after["seats"] == over["seats"]
+        await hana.send({"type": "sync"})
+        sync = await hana.recv_type("sync")
+        assert sync["view"]["seat"] == 0 and sync["view"]["match"]["outcome"]
+        assert not any(m["type"] == "welcome" for m in hana.log[1:])
+        for client in (hana, bo):
             await client.close()
 
     run(main())

@@ -322,3 +322,27 @@ def test_two_judges_confirming_at_once_one_lands(server: ServerThread) -> None:
     public = desk.read()
     assert public["me"]["role"] == "public" and "mine" not in public["view"]
     assert not any(token in str(public) for token in desk.tokens.values())
+
+
+def test_a_judge_and_a_player_get_their_own_part_beside_what_everyone_sees(
+    server: ServerThread,
+) -> None:
+    # One page serves every reader, with the reader's own keys added to it in bytes.
+    desk = PitchDesk(server)
+    for name in EIGHT[:4]:
+        desk.add(name)
+    desk.judge("Jo Dee")
+    desk.ok(desk.manager, "seat_round", by="standing", tables=1, judges=["Jo Dee"])
+    public = desk.read()
+    assert "mine" not in public["view"]
+    for name, role in (("Jo Dee", "judge"), ("Ann", "player")):
+        auth = {"Authorization": f"Bearer {desk.tokens[name]}"}
+        packed = server.http.get(f"/api/events/{desk.id}", headers=auth)
+        plain = server.http.get(
+            f"/api/events/{desk.id}", headers={**auth, "Accept-Encoding": "identity"}
+        )
+        assert packed.headers["content-encoding"] == "gzip" and packed.content == plain.content
+        page = plain.json()
+        assert page["me"] == {"role": role, "name": name}
+        assert page["view"].pop("mine")["tables"] == [{"round": 1, "table": 1}]
+        assert page["view"] == public["view"] and page["log"] == public["log"]

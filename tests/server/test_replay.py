@@ -4,19 +4,27 @@ step, as one seat saw it or all-seeing."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import gzip
 import json
 import random
+import threading
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from pitkit import games
 from pitkit.core.events import Event
 from pitkit.core.narrate import Narrator
 from pitkit.server.client import TableClient
+from pitkit.server.live import replays
 from pitkit.server.live.messages import named
-from pitkit.server.live.replays import replay
-from tests.server.conftest import ServerThread, run
+from pitkit.server.live.replays import BusyError, Kept, Played, Replays, replay
+from pitkit.server.ops.settings import Limits
+from tests.server.conftest import FAST, ServerThread, run
 
 
 def _finished(
@@ -216,3 +224,152 @@ def _views(match: Any, labels: list[str]) -> dict[int | None, dict[str, Any]]:
         view.pop("legal", None)
         out[seat] = json.loads(json.dumps(view))
     return out
+
+
+def test_replays_and_logs_are_sent_gzipped_to_whoever_takes_gzip(server: ServerThread) -> None:
+    created = _finished(server, "pitch", ["open", "random", "random", "random"], {"target": 5})
+    tid = created["table"]["id"]
+    for path in (f"/api/tables/{tid}/matches/1/replay", f"/api/tables/{tid}/matches/1/log"):
+        packed = server.http.get(path, headers={"Accept-Encoding": "gzip"})
+        plain = server.http.get(path, headers={"Accept-Encoding": "identity"})
+        assert packed.status_code == plain.status_code == 200
+        assert packed.headers["content-encoding"] == "gzip"
+        assert "content-encoding" not in plain.headers
+        assert packed.headers["vary"] == plain.headers["vary"] == "Accept-Encoding"
+        assert packed.content == plain.content  # httpx unpacks what it was sent
+        sent = int(packed.headers["content-length"])
+        assert sent * 3 < len(plain.content), (sent, len(plain.content))
+    assert server.http.get(f"/api/tables/{tid}/matches/1/log").text.startswith('{"game": "pitch"')
+
+
+def test_kept_replays_are_bounded_by_bytes_the_least_recently_asked_for_dropped() -> None:
+    kept = Kept(100)
+    kept.put(("a", 1, "log"), b"x" * 40)
+    kept.put(("b", 1, "log"), b"x" * 40)
+    assert kept.get(("a", 1, "log")) is not None  # now the most recently asked for
+    kept.put(("c", 1, "log"), b"x" * 40)  # 120 bytes: b goes
+    assert kept.get(("b", 1, "log")) is None
+    assert kept.get(("a", 1, "log")) and kept.get(("c", 1, "log"))
+    assert kept.size == 80 and len(kept) == 2
+    kept.put(("d", 1, "log"), b"x" * 101)  # larger than the whole bound: not kept
+    assert kept.get(("d", 1, "log")) is None and kept.size == 80
+    kept.put(("a", 1, "log"), b"x" * 10)  # kept again: counted once
+    assert kept.size == 50
+
+
+def _played(seed: int) -> Played:
+    """A short finished pitty-pat match, as a replay is built from it."""
+    game = games.get("pitty-pat")
+    match = game.new_match(3, {}, seed=seed)
+    rng = random.Random(seed)
+    steps = [[e.to_json() for e in match.log]]
+    while not match.is_over:
+        seat = rng.choice(sorted(match.to_act))
+        steps.append(
+            [e.to_json() for e in match.apply(seat, rng.choice(match.legal_actions(seat)))]
+        )
+    return Played("pitty-pat", match.header(), steps, ["A", "B", "C"], 1, "all")
+
+
+def test_a_replay_asked_for_at_once_by_many_is_built_once() -> None:
+    async def main() -> None:
+        replays = Replays(Limits().replay_bytes, Limits().replay_builds)
+        reads = []
+
+        async def read() -> Played:
+            reads.append(1)
+            return _played(5)
+
+        key = ("t", 1, "all")
+        answers = await asyncio.gather(*(replays.get(key, read) for _ in range(5)))
+        assert len(reads) == 1 and replays.built == 1
+        assert len(set(answers)) == 1
+        shown = json.loads(gzip.decompress(answers[0]))
+        assert shown["seat"] is None and shown["labels"] == ["A", "B", "C"]
+        assert await replays.get(key, read) == answers[0] and len(reads) == 1
+
+    run(main())
+
+
+def test_too_many_builds_at_once_are_refused_before_anything_is_read() -> None:
+    async def main() -> None:
+        replays = Replays(Limits().replay_bytes, 1)
+        go = asyncio.Event()
+        reads = []
+
+        async def read() -> Played:
+            reads.append(1)
+            await go.wait()
+            raise LookupError("no such match")
+
+        first = asyncio.ensure_future(replays.get(("t", 1, "all"), read))
+        while not reads:
+            await asyncio.sleep(0)
+        with pytest.raises(BusyError):
+            await replays.get(("t", 2, "all"), read)
+        assert len(reads) == 1
+        go.set()
+        with pytest.raises(LookupError):
+            await first
+        assert len(replays.kept) == 0
+        go.clear()
+        second = asyncio.ensure_future(replays.get(("t", 2, "all"), read))  # room again
+        while len(reads) < 2:
+            await asyncio.sleep(0)
+        go.set()
+        with pytest.raises(LookupError):
+            await second
+
+    run(main())
+
+
+def test_a_match_too_long_to_replay_is_refused_without_reading_it(tmp_path: Path) -> None:
+    server = ServerThread(tmp_path, dataclasses.replace(FAST, replay_steps=5))
+    try:
+        created = _finished(server, "ace-pit", ["open", "random"], {"hands": 1})
+        tid = created["table"]["id"]
+        store = server.app.state.services.store
+        jobs = store.jobs
+        refused = server.http.get(f"/api/tables/{tid}/matches/1/replay")
+        assert refused.status_code == 409 and "too long" in refused.json()["detail"]
+        assert store.jobs == jobs  # its steps were not read: the table knows how many
+        assert server.http.get(f"/api/tables/{tid}/matches/1/log").status_code == 200
+    finally:
+        server.stop()
+
+
+def test_a_log_is_built_in_a_worker_process_once_while_the_server_answers(
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # (Once test_hardening's test_a_log_is_built_off_the_event_loop_and_kept, when a
+    # log was built in one of the server's threads.)
+    created = _finished(server, "ace-pit", ["open", "random"], {"hands": 2})
+    tid = created["table"]["id"]
+
+    def not_here(*args: Any) -> Any:
+        raise AssertionError("built in the server's own process")
+
+    monkeypatch.setattr(replays, "match_log", not_here)  # the worker has the real one
+    entered, go = threading.Event(), threading.Event()
+    real = replays._in_worker
+
+    async def held(played: Played) -> bytes:
+        entered.set()
+        while not go.is_set():
+            await asyncio.sleep(0.01)
+        return await real(played)
+
+    monkeypatch.setattr(replays, "_in_worker", held)
+    url = f"{server.base}/api/tables/{tid}/matches/1/log"
+    result: dict[str, Any] = {}
+    reader = threading.Thread(target=lambda: result.update(log=httpx.get(url, timeout=30)))
+    reader.start()
+    assert entered.wait(10)
+    # While the log is being built, the server answers others.
+    assert httpx.get(f"{server.base}/healthz", timeout=3).status_code == 200
+    go.set()
+    reader.join()
+    first = result["log"]
+    assert first.status_code == 200 and first.text.count("\n") > 2
+    go.clear()  # a second read must not build it again (it would wait forever)
+    assert httpx.get(url, timeout=5).text == first.text

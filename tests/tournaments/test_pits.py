@@ -4,6 +4,13 @@ HTTP, is tests/server/test_events.py."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from pitkit.games.pits.sheet import Standing
 from pitkit.tournaments.log import PUBLIC_ACTOR, ForbiddenError, RefusedError
 from tests.tournaments.desk import PLAYERS, Desk
 
@@ -112,3 +119,72 @@ def test_a_ruled_off_sheet_and_a_sheet_played_online_take_no_hand_by_hand() -> N
     assert "online" in desk.refused(
         RefusedError, desk.by["Fay"], "hand", game=2, hand=1, order=order
     )
+
+
+def _quadratic_ranks(lines: list[Standing], key: Callable[[Standing], float]) -> list[Any]:
+    """The prize tables' ranks as first written, comparing every line with every other:
+    the reference the ranking in O(n log n) must agree with."""
+    return [
+        (
+            line.player,
+            1 + sum(1 for other in lines if key(other) > key(line)),
+            sum(1 for other in lines if key(other) == key(line)) > 1,
+        )
+        for line in lines
+    ]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_random_evening_is_ranked_as_by_comparing_every_player_with_every_other(
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    desk = Desk()
+    names = [f"P{i}" for i in range(40)]
+    for name in names:
+        desk.add(name)
+    state = desk.tournament.state
+    for _ in range(600):
+        free = [p for p in names if not any(p in g.table and not g.ruled_off for g in _games(desk))]
+        open_games = [n for n, g in enumerate(_games(desk), 1) if not g.ruled_off]
+        move = rng.random()
+        if len(free) >= 5 and (move < 0.15 or not open_games):
+            desk.ok(desk.manager, "start_game", players=rng.sample(free, 5))
+        elif open_games:
+            number = rng.choice(open_games)
+            game = _games(desk)[number - 1]
+            if move < 0.85 or (move > 0.9 and len(game.hands) < 10 and move < 0.99):
+                order = rng.sample(game.table, 5)
+                desk.ok(desk.manager, "hand", game=number, hand=len(game.hands) + 1, order=order)
+            elif move < 0.9 and free and not game.complete:
+                fresh = [p for p in free if p not in game.players]
+                if fresh:
+                    leaving = rng.choice(game.table)
+                    desk.ok(
+                        desk.manager,
+                        "quit",
+                        game=number,
+                        player=leaving,
+                        replacement=rng.choice(fresh),
+                    )
+            else:
+                desk.ok(desk.manager, "rule_off", game=number)
+        for player in names:  # who sits where: as found by looking at every game
+            at = [n for n, g in enumerate(_games(desk), 1) if not g.ruled_off and player in g.table]
+            assert state.playing(player) == (at[0] if at else None)
+    sheet = state.sheet
+    seen = dict.fromkeys(p for g in sheet.games for p in g.players)
+    assert sheet.standings() == [sheet.standing(p) for p in seen]
+    shown = desk.view()["standings"]
+    for table, lines, key in (
+        ("points", sheet.most_points(), lambda s: s.points),
+        ("percentage", sheet.best_percentage(), lambda s: s.percentage),
+    ):
+        ranked = [(line["player"], line["rank"], line["tied"]) for line in shown[table]]
+        assert ranked == _quadratic_ranks(lines, key)
+    assert any(line["tied"] for line in shown["points"])
+
+
+def _games(desk: Desk) -> list[Any]:
+    games: list[Any] = desk.tournament.state.sheet.games
+    return games

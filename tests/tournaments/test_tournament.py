@@ -63,8 +63,11 @@ class Tally:
         if entry.data.get("crash"):
             raise KeyError("crash")
 
-    def view(self, state: list[int], actor: Actor) -> dict[str, Any]:
+    def view(self, state: list[int]) -> dict[str, Any]:
         return {"numbers": list(state)}
+
+    def own(self, state: list[int], actor: Actor) -> dict[str, Any]:
+        return {}
 
     def csv(self, state: list[int]) -> dict[str, str]:
         return {"numbers.csv": "\n".join(map(str, state))}

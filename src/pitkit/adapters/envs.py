@@ -7,6 +7,10 @@ comes once, at the end of the match, from the seats' places
 (`ranks_reward`: +1 first, -1 last). `reset(seed=...)` seeds the match, and
 so every shuffle; a reset without a seed draws the next match's seed from
 the last seed given.
+
+`state()` is the critic's view, for centralised training: every seat's
+observation side by side, so every hand. It is never part of a seat's
+observation.
 """
 
 from __future__ import annotations
@@ -26,7 +30,15 @@ from pitkit.core.game import Game
 from pitkit.core.match import Match
 from pitkit.play.realtime import TradingPit
 
-__all__ = ["WAIT", "ObsDict", "PitkitAEC", "PitkitParallel", "Seeds", "observation_space"]
+__all__ = [
+    "WAIT",
+    "ObsDict",
+    "PitkitAEC",
+    "PitkitParallel",
+    "Seeds",
+    "observation_space",
+    "state_space",
+]
 
 WAIT = 0
 """Pit's id 0: do nothing this tick (always legal)."""
@@ -43,6 +55,12 @@ def observation_space(encoding: Encoding) -> spaces.Dict:
             "action_mask": spaces.Box(0, 1, (encoding.actions,), np.int8),
         }
     )
+
+
+def state_space(encoding: Encoding) -> spaces.Box:
+    """The space of `encoding`'s global states (`_MatchEnv.state`): one
+    observation a seat of the game's largest table."""
+    return spaces.Box(-np.inf, np.inf, (encoding.max_players * encoding.size,), np.float32)
 
 
 class Seeds:
@@ -84,6 +102,7 @@ class _MatchEnv:
         self.action_spaces: dict[str, spaces.Space[Any]] = {
             a: spaces.Discrete(self.encoding.actions) for a in self.possible_agents
         }
+        self.state_space = state_space(self.encoding)
         self.seeds = Seeds()
         self.render_mode: str | None = None
         # A first match, so that bad options fail here rather than at `reset`.
@@ -104,6 +123,17 @@ class _MatchEnv:
         outcome = self.match.outcome
         assert outcome is not None
         return dict(zip(self.possible_agents, ranks_reward(outcome.ranks), strict=True))
+
+    def state(self) -> Observation:
+        """The whole table, for a centralised critic only (never give it to a
+        seat's policy): each seat's observation in seat order, seat 0 first,
+        zeros for the seats a smaller table lacks. It shows every hand, and
+        what each seat knows; not the order of a stock, which no seat sees."""
+        size = self.encoding.size
+        whole = np.zeros(self.encoding.max_players * size, np.float32)
+        for seat in range(len(self.possible_agents)):
+            whole[seat * size : (seat + 1) * size] = self.encoding.observe(self.match, seat)
+        return whole
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The space of `agent`'s observation dicts (the same object each time)."""

@@ -5,8 +5,10 @@
 >>> observation, info = env.reset(seed=1)
 >>> mask = env.action_masks()  # also info["action_mask"]
 
-`register()` registers every environment with Gymnasium, under the same
-names: ``gymnasium.make("pitkit/pitch-v0", players=4, short=True)``.
+Importing this module registers every environment with Gymnasium under
+the same names (`register`): ``gymnasium.make("pitkit/pitch-v0", players=4,
+short=True)``, or with no import first,
+``gymnasium.make("pitkit.adapters.gym:pitkit/pitch-v0", ...)``.
 
 The observation is the seat's `Encoding` vector; the legal ids come as a
 mask, from `action_masks()` (the name sb3-contrib's MaskablePPO asks for)
@@ -180,3 +182,6 @@ def register() -> list[str]:
         if name not in registry:
             gym_register(id=name, entry_point=f"{__name__}:PitkitGym", kwargs={"name": name})
     return names()
+
+
+register()

@@ -6,41 +6,47 @@
 >>> game = pyspiel.load_game("python_pitkit_ace_pit", {"hands": 1})
 
 Each game is registered as ``python_pitkit_<game>`` (``pits``, ``ace_pit``,
-``pitty_pat``, ``pitch``) with two parameters: ``players`` (the game's
-usual number) and ``hands`` (1): a match of that many hands, other rules
-as their defaults. Real-time Pit has no turns, and so no OpenSpiel game.
+``pitty_pat``, ``pitch``) with three parameters: ``players`` (the game's
+usual number), ``hands`` (1): a match of that many hands, other rules as
+their defaults; and ``recall``, the most moves a hand may fill of the
+information-state tensor. Real-time Pit has no turns, and so no OpenSpiel game.
 
-Chance is explicit, in one node: the first move of every game is chance's
-choice of the match's seed, one of `SEEDS`, uniformly; every shuffle of the
-match (the deals, Pitty Pat's restocks) then follows from it, inside
-pitkit's `Chance`. A chance node for each card would need the engines to
-deal card by card; one seed keeps the game's own deals, and keeps a
-history of ids enough to replay a game (OpenSpiel's serialization) and to
-clone it. The price: the deals are those of 65,536 seeds, not every deal.
+Chance is explicit: the first `SEED_BYTES` moves of every game are chance's,
+each a byte of the match's 64-bit seed, 256 outcomes uniformly; every
+shuffle of the match then follows from the seed inside pitkit's `Chance`,
+exactly as pitkit deals a match from a seed. A history of ids replays to
+the same state (serialization, cloning), and each chance node lists 256
+outcomes, built once. Why not a sampled chance node: OpenSpiel cannot
+serialize or pickle a Python game with sampled chance (its Python games
+have no generator state to save). Why not a chance node a card: the
+engines deal inside their states.
+
+A state's Python side is one `Table`: OpenSpiel's ``clone()`` deep-copies
+it, which copies only the match (about 10 µs; see `pitkit.adapters.table`).
 
 Information is imperfect; utilities are zero-sum (`ranks_reward`: +1 first,
--1 last, the sum 0), given at the end. The observer gives the acting
-seat's `Encoding` vector, the same as the PettingZoo environments'. The
+-1 last, the sum 0), given at the end. The observer gives the acting seat's
+`Encoding` vector, the same as the PettingZoo environments'. The
 information state (perfect recall) is a string: every event of the match
-as the seat saw it, in order (`Event.seen_by`), one JSON object a line, so
-two histories share it exactly when the seat could not tell them apart.
-There is no information-state tensor: a fixed-size one would have to cut
-the history somewhere.
+as the seat saw it, in order (`Event.seen_by`), one JSON object a line; and
+a tensor: the seat's observation after each move, a row a move, up to
+``hands * recall`` moves (`RecallBoundError` beyond).
 
 Search over information sets: `resample` deals a state's hidden cards
 anew with the game's own sampler (`Game.sample_unseen`), keeping to all the
 seat knows, and `ismcts_bot` gives OpenSpiel's Python ISMCTS that resampler
-(OpenSpiel's C++ ``pyspiel.ISMCTSBot`` crashes on Python games).
+(OpenSpiel's C++ ``pyspiel.ISMCTSBot`` crashes on Python games), able to
+play in ``evaluate_bots``.
 """
 
 from __future__ import annotations
 
-import json
 import random
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
 
 from pitkit import games
 from pitkit.adapters.acepit import AcePitEncoding
@@ -48,30 +54,40 @@ from pitkit.adapters.encoding import Encoding, ranks_reward
 from pitkit.adapters.pitch import PitchEncoding
 from pitkit.adapters.pits import PitsEncoding
 from pitkit.adapters.pittypat import PittyPatEncoding
-from pitkit.core.game import Game
+from pitkit.adapters.table import (
+    CHANCE_OUTCOMES,
+    SEED_BYTES,
+    SEEDS,
+    RecallBoundError,
+    Setup,
+    Table,
+    default_recall,
+    seed_bytes,
+    setup,
+)
 from pitkit.core.match import Match
-from pitkit.core.rules import RuleSet
 
 __all__ = [
     "GAMES",
     "SEEDS",
+    "SEED_BYTES",
     "AcePitGame",
     "PitchGame",
     "PitkitGame",
+    "PitkitISMCTSBot",
     "PitkitObserver",
     "PitkitState",
     "PitsGame",
     "PittyPatGame",
+    "RecallBoundError",
     "Resampler",
     "game_name",
     "ismcts_bot",
     "register",
     "resample",
+    "seed_bytes",
+    "setup_of",
 ]
-
-SEEDS = 1 << 16
-"""The number of match seeds chance chooses among."""
-_ENCODINGS = (PitsEncoding, AcePitEncoding, PittyPatEncoding, PitchEncoding)
 
 
 def game_name(encoding: type[Encoding]) -> str:
@@ -92,39 +108,24 @@ def _game_type(encoding: type[Encoding]) -> pyspiel.GameType:
         max_num_players=game.max_players,
         min_num_players=game.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": game.default_players, "hands": 1},
+        parameter_specification={
+            "players": game.default_players,
+            "hands": 1,
+            "recall": default_recall(encoding),
+        },
     )
-
-
-class Setup(NamedTuple):
-    """What a loaded game's parameters make: the pitkit game, the table's
-    size, the rules and the encoding. Kept apart from the OpenSpiel objects,
-    which OpenSpiel copies and pickles without their Python attributes."""
-
-    game: Game
-    players: int
-    rules: RuleSet
-    encoding: Encoding
-
-
-_SETUPS: dict[tuple[str, int, int], Setup] = {}
 
 
 def setup_of(game: pyspiel.Game) -> Setup:
     """The `Setup` of a loaded pitkit game."""
     params = game.get_parameters()
     name = game.get_type().short_name
-    key = (name, int(params["players"]), int(params["hands"]))
-    known = _SETUPS.get(key)
-    if known is None:
-        encoding = next(e for e in _ENCODINGS if game_name(e) == name)
-        pitkit = games.get(encoding.game)
-        rules = pitkit.make_rules({"hands": key[2]})
-        known = _SETUPS[key] = Setup(pitkit, key[1], rules, encoding(key[1]))
-    return known
+    encoding = next(cls.encoding_type for cls in GAMES if game_name(cls.encoding_type) == name)
+    players, hands, recall = (int(params[k]) for k in ("players", "hands", "recall"))
+    return setup(encoding.game, players, hands, recall)
 
 
 class PitkitGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
@@ -135,47 +136,66 @@ class PitkitGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type inf
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         game_type = _game_type(self.encoding_type)
         params = {**game_type.parameter_specification, **(params or {})}
-        players, hands = int(params["players"]), int(params["hands"])
-        encoding = self.encoding_type(players)
-        rules = games.get(self.encoding_type.game).make_rules({"hands": hands})
+        players, hands, recall = (int(params[k]) for k in ("players", "hands", "recall"))
+        if recall < 1:
+            raise ValueError(f"recall is the moves a hand may fill of the tensor: {recall} < 1")
+        chosen = setup(self.encoding_type.game, players, hands, recall)
         info = pyspiel.GameInfo(
-            num_distinct_actions=encoding.actions,
-            max_chance_outcomes=SEEDS,
+            num_distinct_actions=chosen.encoding.actions,
+            max_chance_outcomes=len(CHANCE_OUTCOMES),
             num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=1 + hands * encoding.most_moves(rules),
+            max_game_length=SEED_BYTES + hands * chosen.encoding.most_moves(chosen.rules),
         )
         super().__init__(game_type, info, params)
+        self._setup = chosen
+
+    @property
+    def setup(self) -> Setup:
+        """The game's pitkit setup. From its parameters when the game has
+        lost its Python attributes (an unpickled game has: OpenSpiel makes
+        it anew from its name and parameters, and keeps only the C++ part)."""
+        known: Setup | None = self.__dict__.get("_setup")
+        if known is None:
+            known = self._setup = setup_of(self)
+        return known
 
     def new_initial_state(self) -> PitkitState:
-        """A match before chance has chosen its seed."""
+        """A match before chance has drawn its seed."""
         return PitkitState(self)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> PitkitObserver:
         """The observer of a seat's encoding vector, or with perfect recall
-        asked for, of its information-state string (and no tensor)."""
+        asked for, of its information state (string and tensor)."""
         recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
-        return PitkitObserver(setup_of(self).encoding, recall)
+        return PitkitObserver(self.setup, recall)
 
 
 class PitkitState(pyspiel.State):  # type: ignore[misc]
-    """A match in progress; None until chance chooses its seed."""
+    """A match in progress, on a `Table`; None until chance draws its seed."""
 
     def __init__(self, game: PitkitGame) -> None:
         super().__init__(game)
-        self.match: Match[Any, Any] | None = None
+        # The one Python attribute: OpenSpiel's clone deep-copies each, and
+        # a table copies only its match.
+        self.table = Table(game.setup)
 
     @property
     def setup(self) -> Setup:
         """The game's pitkit setup."""
-        return setup_of(self.get_game())
+        return self.table.setup
+
+    @property
+    def match(self) -> Match[Any, Any] | None:
+        """The match, once dealt."""
+        return self.table.match
 
     def current_player(self) -> int:
-        match = self.match
+        match = self.table.match
         if match is None:
             return int(pyspiel.PlayerId.CHANCE)
         if match.is_over:
@@ -184,34 +204,32 @@ class PitkitState(pyspiel.State):  # type: ignore[misc]
         return min(match.to_act)
 
     def _legal_actions(self, player: int) -> list[int]:
-        match = self.match
+        match = self.table.match
         assert match is not None
-        encoding = self.setup.encoding
+        encoding = self.table.setup.encoding
         return sorted(encoding.encode(match, player, a) for a in match.legal_actions(player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(seed, 1.0 / SEEDS) for seed in range(SEEDS)]
+        return list(CHANCE_OUTCOMES)  # a copy a caller may change, of one built once
 
     def _apply_action(self, action: int) -> None:
-        setup = self.setup
-        if self.match is None:
-            self.match = setup.game.new_match(setup.players, setup.rules, int(action))
-            return
-        seat = self.current_player()
-        self.match.apply(seat, setup.encoding.decode(self.match, seat, int(action)))
+        self.table.play(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE or self.match is None:
-            return f"seed {action}"
-        return str(self.setup.encoding.decode(self.match, player, int(action)))
+        match = self.table.match
+        if player == pyspiel.PlayerId.CHANCE or match is None:
+            return f"seed byte {self.table.drawn + 1}: {action}"
+        return str(self.table.setup.encoding.decode(match, player, int(action)))
 
     def is_terminal(self) -> bool:
-        return self.match is not None and self.match.is_over
+        match = self.table.match
+        return match is not None and match.is_over
 
     def returns(self) -> list[float]:
-        outcome = None if self.match is None else self.match.outcome
+        match = self.table.match
+        outcome = None if match is None else match.outcome
         if outcome is None:
-            return [0.0] * self.setup.players
+            return [0.0] * self.table.setup.players
         return ranks_reward(outcome.ranks)
 
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> PitkitState:
@@ -220,9 +238,10 @@ class PitkitState(pyspiel.State):  # type: ignore[misc]
         return resample(self, player, random.Random(int(probability_sampler() * 2**53)))
 
     def __str__(self) -> str:
-        if self.match is None:
-            return "(not dealt)"
-        return self.setup.game.render(self.match.view(None))
+        table = self.table
+        if table.match is None:
+            return f"(dealing: {table.drawn} of {SEED_BYTES} seed bytes drawn)"
+        return table.setup.game.render(table.match.view(None))
 
 
 def resample(state: PitkitState, player: int, rng: random.Random) -> PitkitState:
@@ -230,11 +249,13 @@ def resample(state: PitkitState, player: int, rng: random.Random) -> PitkitState
     anew by the game's sampler (`Game.sample_unseen`), consistently with
     everything `player` knows, and the rest of the match's chance drawn from
     `rng`: a world of `player`'s information set. `player` sees the same
-    observation in it. Its history still begins with the true seed, so it is
-    for search, not for serializing."""
+    observation, and has the same information state, in it. Its history
+    still begins with the true seed: it is for search, not for serializing."""
     world: PitkitState = state.clone()
-    if state.match is not None:
-        world.match = state.setup.game.sample_unseen(state.match, player, rng)
+    table = state.table
+    if table.match is not None:
+        match = table.setup.game.sample_unseen(table.match, player, rng)
+        world.table = table.world(match, state.history())
     return world
 
 
@@ -250,17 +271,25 @@ class Resampler:
         return resample(state, player, self.rng)
 
 
+class PitkitISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """OpenSpiel's Python ISMCTS, able to play in ``evaluate_bots``: each
+    move's search starts afresh, so restarting at a state is nothing to do
+    (OpenSpiel's bot refuses ``restart_at``)."""
+
+    def restart_at(self, state: PitkitState) -> None:
+        """Forget any search: the next `step` searches from its own state."""
+        self.reset()
+
+
 def ismcts_bot(
     game: pyspiel.Game, seed: int, simulations: int = 100, rollouts: int = 1, uct_c: float = 2.0
-) -> Any:
+) -> PitkitISMCTSBot:
     """OpenSpiel's Python ISMCTS (``open_spiel.python.algorithms.ismcts``) for a
     pitkit game: `simulations` a move, each from a world drawn by `Resampler`
     and scored by `rollouts` random playouts. Its nodes are the acting seat's
-    observation strings, since the games have no perfect-recall states."""
-    from open_spiel.python.algorithms import ismcts, mcts
-
+    observation strings (shorter to build and hash than the information state)."""
     random_state = np.random.RandomState(seed)
-    bot = ismcts.ISMCTSBot(
+    bot = PitkitISMCTSBot(
         game=game,
         evaluator=mcts.RandomRolloutEvaluator(rollouts, random_state),
         uct_c=uct_c,
@@ -274,33 +303,36 @@ def ismcts_bot(
 
 class PitkitObserver:
     """OpenSpiel's Python observer: `tensor` is the seat's encoding vector;
-    with `recall`, there is no tensor and the string is the information state."""
+    with `recall`, the information state: the tensor of the seat's
+    observations after every move (`Table.tensor`) and the string of every
+    event it saw."""
 
-    def __init__(self, encoding: Encoding, recall: bool = False) -> None:
-        self.encoding = encoding
+    def __init__(self, setup: Setup, recall: bool = False) -> None:
+        self.encoding = setup.encoding
         self.recall = recall
-        self.tensor = np.zeros(0 if recall else encoding.size, np.float32)
-        self.dict = {} if recall else {"observation": self.tensor}
+        rows = setup.moves + 1 if recall else 1
+        self.tensor = np.zeros(rows * setup.encoding.size, np.float32)
+        self.dict = {"information_state" if recall else "observation": self.tensor}
 
     def set_from(self, state: PitkitState, player: int) -> None:
-        """Fill `tensor` with what `player` sees of `state`."""
+        """Fill `tensor` with what `player` sees (or has seen) of `state`."""
+        match = state.table.match
         if self.recall:
-            return
-        if state.match is None:
+            state.table.tensor(state.history(), player, self.tensor)
+        elif match is None:
             self.tensor.fill(0.0)
         else:
-            self.tensor[:] = self.encoding.observe(state.match, player)
+            self.tensor[:] = self.encoding.observe(match, player)
 
     def string_from(self, state: PitkitState, player: int) -> str:
         """What `player` sees: the text of its view's main facts; with
         `recall`, everything it has seen, an event a line."""
-        if state.match is None:
-            return "(not dealt)"
+        match = state.table.match
+        if match is None:
+            return str(state)
         if self.recall:
-            return "\n".join(
-                json.dumps(event.seen_by(player), sort_keys=True) for event in state.match.log
-            )
-        view = state.match.view(player)
+            return state.table.seen(player)
+        view = match.view(player)
         view.pop("history", None)
         view.pop("legal", None)
         return str(view)

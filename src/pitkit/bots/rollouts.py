@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from pitkit.bots.playout import (
     Sampler,
@@ -107,6 +107,9 @@ class RolloutBot:
     deals, and keeps the heuristic's choice unless another move is clearly
     better (see the module). With an iteration budget the bot is
     deterministic for its seed."""
+
+    slow: ClassVar[bool] = True
+    """It thinks for its whole budget (`pitkit.core.game.is_slow`)."""
 
     def __init__(
         self,

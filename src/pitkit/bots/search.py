@@ -45,7 +45,7 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from pitkit.bots.playout import (
     Sampler,
@@ -190,6 +190,9 @@ class SearchBot:
     Pat's close choices, it plays no worse than the heuristic. With an
     iteration budget the bot is deterministic for its seed.
     """
+
+    slow: ClassVar[bool] = True
+    """It thinks for its whole budget (`pitkit.core.game.is_slow`)."""
 
     def __init__(
         self,

@@ -29,6 +29,7 @@ from pitkit.core.state import State
 from pitkit.play import play_turns
 
 if TYPE_CHECKING:
+    from pitkit.server.ops.settings import Limits
     from pitkit.server.store.backup import Summary
 
 app = typer.Typer(
@@ -444,66 +445,117 @@ class LogFormat(StrEnum):
     json = "json"
 
 
+ServeHost = Annotated[
+    str, typer.Option("--host", help="Address to listen on (0.0.0.0: every network).")
+]
+ServePort = Annotated[int, typer.Option("--port", help="Port to listen on.", min=1, max=65535)]
+ServeData = Annotated[
+    Path, typer.Option("--data", help="Folder of the SQLite database (made if missing).")
+]
+ServeDatabase = Annotated[
+    str | None,
+    typer.Option(
+        "--database", help="A database URL instead, e.g. postgresql+psycopg://user@host/pitkit."
+    ),
+]
+LogLevel = Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")]
+LogFormatOption = Annotated[
+    LogFormat,
+    typer.Option(
+        "--log-format",
+        help="Log lines as text, or as JSON objects (one a line) for a collector.",
+    ),
+]
+PublicUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--public-url",
+        help="The URL people reach the server at, e.g. https://pit.example.org: "
+        "invitation links use it, and only its pages may open a WebSocket.",
+        metavar="URL",
+    ),
+]
+TrustedProxy = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--trusted-proxy",
+        help="A reverse proxy's IP address or network whose X-Forwarded-For and "
+        "X-Forwarded-Proto are believed (repeatable; none: nobody's are).",
+        metavar="ADDR",
+    ),
+]
+Venue = Annotated[
+    bool,
+    typer.Option(
+        "--venue",
+        help="The limits for a hall of up to ~300 phones behind one router, which the "
+        "server sees as one address (docs/deploy.md); flags below change them further.",
+    ),
+]
+LimitPairs = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--limit",
+        help="Any server limit, by its name: `pitkit limits` lists them (repeatable).",
+        metavar="NAME=VALUE",
+    ),
+]
+
+
+# The limits most often changed have flags of their own (None: the profile's value).
+TablesPerMinute = Annotated[
+    int | None,
+    typer.Option(help="Tables one address may open a minute (creates_per_minute: 60).", min=1),
+]
+TablesPerAddress = Annotated[
+    int | None, typer.Option(help="Waiting or playing tables one address may hold (50).", min=1)
+]
+ConnectionsPerAddress = Annotated[
+    int | None,
+    typer.Option(help="Anonymous sockets one address may hold, HTTP and WebSocket (100).", min=1),
+]
+RequestsPerSecond = Annotated[
+    float | None,
+    typer.Option(help="HTTP requests a second, of one address or one token (50).", min=0.001),
+]
+
+
 @app.command()
 def serve(
-    host: Annotated[
-        str, typer.Option(help="Address to listen on (0.0.0.0: every network).")
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
-    data: Annotated[
-        Path, typer.Option(help="Folder of the SQLite database (made if missing).")
-    ] = Path("data"),
-    database: Annotated[
-        str | None,
-        typer.Option(help="A database URL instead, e.g. postgresql+psycopg://user@host/pitkit."),
-    ] = None,
-    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
-    log_format: Annotated[
-        LogFormat,
-        typer.Option(help="Log lines as text, or as JSON objects (one a line) for a collector."),
-    ] = LogFormat.text,
-    tables_per_minute: Annotated[
-        int, typer.Option(help="Tables one address may open per minute.", min=1)
-    ] = 60,
-    tables_per_address: Annotated[
-        int, typer.Option(help="Waiting or playing tables one address may hold.", min=1)
-    ] = 50,
-    connections_per_address: Annotated[
-        int, typer.Option(help="Sockets one address may hold open (HTTP and WebSocket).", min=1)
-    ] = 100,
-    public_url: Annotated[
-        str | None,
-        typer.Option(
-            help="The URL people reach the server at, e.g. https://pit.example.org: "
-            "invitation links use it, and only its pages may open a WebSocket.",
-            metavar="URL",
-        ),
-    ] = None,
-    trusted_proxy: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="A reverse proxy's IP address or network whose X-Forwarded-For and "
-            "X-Forwarded-Proto are believed (repeatable; none: nobody's are).",
-            metavar="ADDR",
-        ),
-    ] = None,
+    host: ServeHost = "127.0.0.1",
+    port: ServePort = 8000,
+    data: ServeData = Path("data"),
+    database: ServeDatabase = None,
+    log_level: LogLevel = "info",
+    log_format: LogFormatOption = LogFormat.text,
+    public_url: PublicUrl = None,
+    trusted_proxy: TrustedProxy = None,
+    venue: Venue = False,
+    limit: LimitPairs = None,
+    tables_per_minute: TablesPerMinute = None,
+    tables_per_address: TablesPerAddress = None,
+    connections_per_address: ConnectionsPerAddress = None,
+    requests_per_second: RequestsPerSecond = None,
 ) -> None:
     """Run the game server: tables for every game, played over WebSocket.
 
     Open a table with `POST /api/tables` (the API is at /docs) and send each
     friend their seat's invitation link. Tables survive a restart. Behind a
     reverse proxy, give --public-url and --trusted-proxy (docs/protocol.md).
+    Every limit is a flag: --venue for a hall behind one address, --limit
+    NAME=VALUE for any one (`pitkit limits`).
     """
-    from pitkit.server import Limits
     from pitkit.server import serve as run_server
 
+    named = {
+        "creates_per_minute": tables_per_minute,
+        "tables_per_address": tables_per_address,
+        "connections_per_address": connections_per_address,
+        "requests_per_second": requests_per_second,
+    }
     console.print(f"pitkit server on http://{host}:{port}/  (API: http://{host}:{port}/docs)")
     try:
-        limits = Limits(
-            creates_per_minute=tables_per_minute,
-            tables_per_address=tables_per_address,
-            connections_per_address=connections_per_address,
-        )
+        limits = serve_limits(venue, limit or [], named)
         run_server(
             host,
             port,
@@ -517,6 +569,63 @@ def serve(
         )
     except (OSError, ValueError) as exc:
         raise _fail(str(exc)) from None
+
+
+def serve_limits(
+    venue: bool, pairs: Sequence[str], named: Mapping[str, float | None] | None = None
+) -> Limits:
+    """The limits `pitkit serve` runs with: the default profile or the venue's, then the
+    limits named by flags of their own, then each `--limit NAME=VALUE` (ValueError: one
+    is no limit, or no number a limit takes)."""
+    from dataclasses import replace
+
+    from pitkit.server.ops.settings import Limits, limit_values
+
+    flags = [f"{name}={_number(v)}" for name, v in (named or {}).items() if v is not None]
+    return replace(Limits.venue() if venue else Limits(), **limit_values([*flags, *pairs]))
+
+
+def _number(value: float) -> str:
+    """A limit's value as the flags spell it (1000, not 1000.0)."""
+    return f"{value:.15g}"
+
+
+@app.command("limits")
+def list_limits(
+    markdown: Annotated[
+        bool, typer.Option(help="As the table in docs/deploy.md (Markdown).")
+    ] = False,
+) -> None:
+    """List the server's limits: each one's name for `pitkit serve --limit NAME=VALUE`,
+    its default, its value under `--venue` and what it bounds."""
+    rows = limit_rows()
+    if markdown:
+        typer.echo("| limit | default | --venue | what it bounds |\n|---|---|---|---|")
+        for name, default, venue, doc in rows:
+            typer.echo(f"| `{name}` | {default} | {venue} | {doc} |")
+        return
+    table = Table(title="pitkit serve --limit NAME=VALUE")
+    for column in ("limit", "default", "--venue", "what it bounds"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*(escape(cell) for cell in row))
+    console.print(table)
+
+
+def limit_rows() -> list[tuple[str, str, str, str]]:
+    """Each limit: its name, default, value under --venue, and docstring."""
+    from dataclasses import MISSING, fields
+
+    from pitkit.server.ops.settings import VENUE, Limits, limit_docs
+
+    docs, venue = limit_docs(), Limits.venue()
+    rows = []
+    for f in fields(Limits):
+        # A default made at start (the machine's cores) is told by its docstring.
+        default = "(machine)" if f.default is MISSING else _number(f.default)
+        there = _number(getattr(venue, f.name)) if f.name in VENUE else default
+        rows.append((f.name, default, there, docs.get(f.name, "")))
+    return rows
 
 
 @app.command("arena")

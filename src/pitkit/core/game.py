@@ -17,7 +17,15 @@ from pitkit.core.narrate import Narrator, plain
 from pitkit.core.rules import RuleSet
 from pitkit.core.state import State
 
-__all__ = ["Bot", "BotFactory", "BotInfo", "Game", "match_event_text", "plain_event_text"]
+__all__ = [
+    "Bot",
+    "BotFactory",
+    "BotInfo",
+    "Game",
+    "is_slow",
+    "match_event_text",
+    "plain_event_text",
+]
 
 S = TypeVar("S", bound=State[Any])
 
@@ -25,11 +33,21 @@ S = TypeVar("S", bound=State[Any])
 class Bot(Protocol):
     """A player program. It must decide from what `player` may see: its view,
     or the state's seat-visible facts; search bots first call
-    `state.redeal_unseen(player, ...)` so they cannot peek."""
+    `state.redeal_unseen(player, ...)` so they cannot peek.
+
+    A bot that may think for more than about a millisecond a move (it searches,
+    or plays moves out over sampled deals) says so with a class attribute
+    ``slow = True`` (`is_slow`): a server then runs it away from its players."""
 
     def choose(self, state: State[Any], player: int) -> Action:
         """The action to play for `player`, one of `state.legal_actions(player)`."""
         ...
+
+
+def is_slow(bot: object) -> bool:
+    """Whether `bot` may think for more than about a millisecond a move, as its
+    class declares (``slow = True``); every other bot decides in microseconds."""
+    return getattr(bot, "slow", False) is True
 
 
 BotFactory = Callable[[int | None], Bot]

@@ -49,6 +49,8 @@ def plain(text: str) -> str:
     >>> plain("a turn limit (option, default 1,000 turns)")
     'a turn limit (option, default 1,000 turns)'
     """
+    if "(" not in text and ")" not in text:  # references are in brackets; most text has none
+        return text
     text = _ONLY_CODES.sub("", text)
     text = _TRAILING_CODES.sub("", text)
     return _LEADING_CODES.sub("", text)
@@ -122,4 +124,4 @@ class Narrator:
             who = self.who(seat, start=found.group(1) == "S")
             return f"{who} {self.verb(seat, verb)}" if verb else who
 
-        return _SEAT.sub(named, text)
+        return _SEAT.sub(named, text) if "eat " in text else text

@@ -41,7 +41,7 @@ def create_app(
     metrics = Metrics()
     store = Store(database_url, timeout=limits.store_seconds, metrics=metrics)
     manager = Manager(store, limits, metrics, owners_for(database_url))
-    tournaments = Tournaments(store, KINDS)
+    tournaments = Tournaments(store, KINDS, limits.entries_per_event)
     online = OnlineTables(tournaments, manager)
     metrics.watch(manager.census)
 

@@ -14,6 +14,7 @@ import random
 import time
 from typing import Any
 
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 __all__ = ["RandomPlayer", "TableClient"]
@@ -62,7 +63,7 @@ class TableClient:
     async def send(self, message: dict[str, Any] | str) -> None:
         """Send a message (a dict, or raw text for tests of bad input)."""
         assert self.ws is not None
-        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+        await self.ws.send(message if isinstance(message, str) else _dumps(message))
 
     async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
         """The next message, after taking in what it says about the table."""
@@ -70,8 +71,8 @@ class TableClient:
         # asyncio.timeout, not wait_for: no extra task per message (and on Python 3.11
         # wait_for can swallow a cancellation).
         async with asyncio.timeout(timeout):
-            raw = await self.ws.recv()
-        message: dict[str, Any] = json.loads(raw)
+            raw = await self.ws.recv(decode=False)  # orjson reads the bytes as they came
+        message: dict[str, Any] = _loads(raw)
         if self.keep_log:
             self.log.append(message)
         kind = message.get("type")
@@ -125,6 +126,23 @@ class TableClient:
             await self.ws.close()
 
 
+def _loads(raw: str | bytes) -> Any:
+    """A message's JSON, read by orjson (a load test's clients read thousands a second);
+    the standard library reads what orjson refuses (an escaped lone surrogate)."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return json.loads(raw)
+
+
+def _dumps(message: dict[str, Any]) -> str:
+    """A message as JSON text (by orjson, or the standard library for what orjson refuses)."""
+    try:
+        return orjson.dumps(message).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(message)
+
+
 class RandomPlayer:
     """Plays a seat over the network with random legal actions.
 
@@ -164,6 +182,8 @@ class RandomPlayer:
                 self.pending = None
                 await self._maybe_act()
             elif kind in ("welcome", "sync", "update", "next_hand"):
+                if kind == "welcome":
+                    self._ready = None  # a new socket: a restarted server forgot who was ready
                 if self.client.over and (self.client.match or 0) >= matches:
                     return
                 await self._maybe_act()

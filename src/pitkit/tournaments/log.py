@@ -157,8 +157,13 @@ class Kind(Protocol):
         """Apply one entry (RefusedError if the state does not allow it; then the
         state may be half-changed: the caller replays onto a fresh one)."""
 
-    def view(self, state: Any, actor: Actor) -> dict[str, Any]:
-        """Everything `actor` sees of the tournament, as JSON."""
+    def view(self, state: Any) -> dict[str, Any]:
+        """Everything the public sees of the tournament, as JSON. Every reader sees
+        it, and their own part (`own`): so one view serves every reader."""
+
+    def own(self, state: Any, actor: Actor) -> dict[str, Any]:
+        """What `actor` sees beyond the public view, as keys added to it (a Pitch
+        judge's or player's own tables); empty for most readers."""
 
     def csv(self, state: Any) -> dict[str, str]:
         """Every sheet and the standings, as CSV texts by file name."""

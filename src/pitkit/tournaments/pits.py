@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import csv as csvlib
 import io
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,15 +58,22 @@ class PitsTournamentState:
     """The tournament's state: the roster, the score sheet and each game's table of five."""
 
     players: list[str] = field(default_factory=list)
+    folded: set[str] = field(default_factory=set)  # the roster's names, casefolded
     sheet: ScoreSheet = field(default_factory=ScoreSheet)
     tables: list[TableOfFive] = field(default_factory=list)
     entered: list[list[int]] = field(default_factory=list)  # per game, each hand's entry
+    sat: dict[str, int] = field(default_factory=dict)  # the last game each sat down at
 
     def game(self, number: Any) -> Game:
         """Game `number` (1-based), or RefusedError."""
         if not isinstance(number, int) or not 1 <= number <= len(self.sheet.games):
             raise RefusedError(f"there is no game {number}")
         return self.sheet.games[number - 1]
+
+    def named_game(self, data: Mapping[str, Any]) -> tuple[int, Game]:
+        """The game an entry names (``game``), with its number, or RefusedError."""
+        game = self.game(data.get("game"))
+        return int(data["game"]), game
 
     def numbered(self) -> list[tuple[int, Game, TableOfFive]]:
         """Every game with its number (from 1) and its table."""
@@ -81,10 +89,13 @@ class PitsTournamentState:
 
     def playing(self, player: str) -> int | None:
         """The open game `player` sits at now, if any."""
-        for number, game in enumerate(self.sheet.games, 1):
-            if not game.ruled_off and player in game.table:
-                return number
-        return None
+        # Only the last game they sat down at can be: nobody sits at two open games,
+        # and nobody sits again at a game they left.
+        number = self.sat.get(player)
+        if number is None:
+            return None
+        game = self.sheet.games[number - 1]
+        return number if not game.ruled_off and player in game.table else None
 
 
 def _names(data: Mapping[str, Any], key: str) -> list[str]:
@@ -128,7 +139,7 @@ class PitsKind:
         if correcting and state.game(data.get("game")).ruled_off:
             raise RefusedError("that game's sheet is ruled off: its hands stand as signed")
         if type == "hand" and not correcting:
-            online = state.tables[state.sheet.games.index(state.game(data.get("game")))].online
+            online = state.tables[state.named_game(data)[0] - 1].online
             if by_its_table(actor, online, f"game {data.get('game')}", "its hands"):
                 return
         if actor.role == "manager":
@@ -196,9 +207,13 @@ class PitsKind:
             entries.append(("hand", {"game": number, "hand": hand + 1, "order": order}))
         return entries
 
-    def view(self, state: PitsTournamentState, actor: Actor) -> dict[str, Any]:
+    def view(self, state: PitsTournamentState) -> dict[str, Any]:
         """The roster, every game with its hands, and both prize tables."""
-        return view(state, actor)
+        return view(state)
+
+    def own(self, state: PitsTournamentState, actor: Actor) -> dict[str, Any]:
+        """Nothing: everyone sees the whole sheet."""
+        return {}
 
     def csv(self, state: PitsTournamentState) -> dict[str, str]:
         """`sheets.csv`: every hand of every game; `standings.csv`: the prize tables."""
@@ -208,7 +223,7 @@ class PitsKind:
 # -- views: pure functions of the state ------------------------------------------------
 
 
-def view(state: PitsTournamentState, actor: Actor) -> dict[str, Any]:
+def view(state: PitsTournamentState) -> dict[str, Any]:
     """The roster, every game with its hands, and both prize tables."""
     games = []
     for number, (game, table) in enumerate(zip(state.sheet.games, state.tables, strict=True), 1):
@@ -282,17 +297,23 @@ def csv(state: PitsTournamentState) -> dict[str, str]:
     return {"sheets.csv": sheets.getvalue(), "standings.csv": standings.getvalue()}
 
 
-def _ranked(lines: Sequence[Standing], key: Any) -> list[dict[str, Any]]:
-    """Standings with ranks; equal values share a rank and are marked tied."""
+def _ranked(lines: Sequence[Standing], key: Callable[[Standing], float]) -> list[dict[str, Any]]:
+    """Standings with ranks: a line's rank is 1 + the number of lines with a better
+    value, so equal values share a rank, and are marked tied. (Counted once for
+    each value: a hall of two thousand players is ranked in a blink.)"""
+    counts = Counter(key(line) for line in lines)
+    better: dict[float, int] = {}
+    above = 0
+    for value in sorted(counts, reverse=True):
+        better[value] = above
+        above += counts[value]
     out = []
     for line in lines:
         value = key(line)
-        rank = 1 + sum(1 for other in lines if key(other) > value)
-        tied = sum(1 for other in lines if key(other) == value) > 1
         out.append(
             {
-                "rank": rank,
-                "tied": tied,
+                "rank": 1 + better[value],
+                "tied": counts[value] > 1,
                 "player": line.player,
                 "points": line.points,
                 "games": line.games,
@@ -307,9 +328,10 @@ def _ranked(lines: Sequence[Standing], key: Any) -> list[dict[str, Any]]:
 
 def _add_player(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
     name = entry_name(data)
-    if name.casefold() in (p.casefold() for p in state.players):
+    if name.casefold() in state.folded:
         raise RefusedError(f"{name} is on the roster already")
     state.players.append(name)
+    state.folded.add(name.casefold())
 
 
 def _start_game(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
@@ -329,13 +351,13 @@ def _start_game(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -
     if label is not None and (not isinstance(label, str) or len(label) > NAME_CHARS):
         raise RefusedError(f"a table's name has at most {NAME_CHARS} characters")
     state.sheet.new_game(players)
+    state.sat.update(dict.fromkeys(players, len(state.sheet.games)))
     state.tables.append(TableOfFive(label or f"Table {len(state.tables) + 1}", scorer))
     state.entered.append([])
 
 
 def _hand(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
-    game = state.game(data.get("game"))
-    number = state.sheet.games.index(game) + 1
+    number, game = state.named_game(data)
     hand = data.get("hand")
     expected = len(game.hands) + 1
     if hand != expected:
@@ -357,8 +379,7 @@ def _hand(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None
 
 def _offline_game(state: PitsTournamentState, data: Mapping[str, Any]) -> tuple[int, Game]:
     """The open game `data` names, not yet at a pitkit table, or RefusedError."""
-    game = state.game(data.get("game"))
-    number = state.sheet.games.index(game) + 1
+    number, game = state.named_game(data)
     if game.ruled_off:
         raise RefusedError(f"game {number} is ruled off")
     if state.tables[number - 1].online is not None:
@@ -385,8 +406,7 @@ def _open_table(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -
 
 
 def _quit(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
-    number = data.get("game")
-    game = state.game(number)
+    number, game = state.named_game(data)
     player = entry_name(data, "player")
     replacement = data.get("replacement")
     if replacement is not None:
@@ -401,6 +421,8 @@ def _quit(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None
             f"after {MIN_HANDS} hands a quit ends the game: it is ruled off, with no replacement"
         )
     game.quit(player, replacement)
+    if replacement is not None:
+        state.sat[replacement] = number
 
 
 def _rule_off(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:

@@ -140,6 +140,8 @@ class Tournament:
         if corrects is not None:
             raise RefusedError("a new link cannot be corrected: give another")
         role, name = data.get("role"), data.get("name")
+        if not isinstance(role, str) or not isinstance(name, str):
+            raise RefusedError('a new link names whose it is: {"role": "player", "name": "Ann"}')
         made = {self.link_made(e) for e in self.entries if e.type != NEW_LINK}
         if (role, name) not in made:
             raise RefusedError(f"there is no {role} named {name!r} at this event")
@@ -175,8 +177,9 @@ class Tournament:
         return out
 
     def view(self, actor: Actor) -> dict[str, Any]:
-        """Everything `actor` sees of the tournament, as JSON (its kind's view)."""
-        return self.kind.view(self.state, actor)
+        """Everything `actor` sees of the tournament, as JSON: its kind's public view
+        and the actor's own part."""
+        return {**self.kind.view(self.state), **self.kind.own(self.state, actor)}
 
     def csv(self) -> dict[str, str]:
         """Every sheet and the standings, as CSV texts by file name."""

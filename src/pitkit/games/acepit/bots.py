@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from pitkit.cards import Card, Rank, standard_deck
 from pitkit.core.state import State
@@ -176,6 +176,9 @@ class LookaheadBot:
     by `redeal_unseen`, so it sees only what its seat sees), playing each
     deal out to the end of the hand with both sides greedy and open-handed,
     and makes the move with the best average margin."""
+
+    slow: ClassVar[bool] = True
+    """Milliseconds a move, tens at worst (`pitkit.core.game.is_slow`)."""
 
     def __init__(self, seed: int | None = None, samples: int = 12) -> None:
         self.rng = random.Random(seed)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from pitkit.cards import Card, Rank, Suit
 from pitkit.core.state import State
@@ -294,6 +294,9 @@ class LookaheadBot:
     `sample_world`) and plays the hand out with `HeuristicBot` for every
     seat; picks the choice whose side gains most over the other sides'
     average. With `search_bids` off it bids as the heuristic bot does."""
+
+    slow: ClassVar[bool] = True
+    """Milliseconds a move, tenths of a second at worst (`pitkit.core.game.is_slow`)."""
 
     def __init__(
         self, seed: int | None = None, samples: int = 10, search_bids: bool = True

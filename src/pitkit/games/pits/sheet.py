@@ -162,9 +162,17 @@ class ScoreSheet:
         )
 
     def standings(self) -> list[Standing]:
-        """Every player's standing, in order of first appearance."""
-        names = dict.fromkeys(p for g in self.games for p in g.players)
-        return [self.standing(p) for p in names]
+        """Every player's standing, in order of first appearance (as `standing`
+        gives each, in one pass over the games)."""
+        totals: dict[str, list[int]] = {}  # games, full games, hands, points
+        for game in self.games:
+            for player in dict.fromkeys(game.players):
+                line = totals.setdefault(player, [0, 0, 0, 0])
+                line[0] += 1
+                line[1] += game.complete
+                line[2] += len(game.hands)
+                line[3] += game.points[player]
+        return [Standing(player, *line) for player, line in totals.items()]
 
     def most_points(self) -> list[Standing]:
         """The points prize table: most points first."""

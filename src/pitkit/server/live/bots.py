@@ -2,8 +2,10 @@
 and absent players, their turns, think times and fallbacks.
 
 A bot's move goes through the table like a person's (`Move`: stored, then sent
-to everyone). The bots read the table's state, room and pace; they decide off
-the event loop (`Thinker`), on a copy of the match.
+to everyone). The bots read the table's state, room and pace; they decide on a
+copy of the match (a slow bot in another process: `Thinker`), and move at the
+table's pace and in their turn of the worker's budget (`BotPace`, `BotBudget`),
+where people sit faster and sooner than at a table of bots alone.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pitkit.server.live.room import Room
 from pitkit.server.live.seats import Seat
 from pitkit.server.live.state import Setup, TableState
 from pitkit.server.live.thinking import Thinker
-from pitkit.server.ops.settings import NORMAL_BOT_DELAY, Bucket, Limits
+from pitkit.server.ops.settings import NORMAL_BOT_DELAY, Bucket
 
 __all__ = ["WAIT_POLL", "BotSeats", "Move"]
 
@@ -56,7 +58,6 @@ class BotSeats:
     def __init__(
         self,
         setup: Setup,
-        limits: Limits,
         thinker: Thinker,
         state: TableState,
         room: Room,
@@ -76,7 +77,9 @@ class BotSeats:
         self.standins: dict[int, Bot] = {}
         """The bots standing in for open seats and absent players (made on first need)."""
         self._tasks: dict[int, asyncio.Task[None]] = {}
-        self._pace = Bucket(limits.bot_actions_per_second, 1)
+        pace = thinker.pace
+        self._paces = {True: Bucket(pace.per_table, 1), False: Bucket(pace.alone, 1)}
+        """The table's bots' pace, where people sit (True) and at a table of bots alone."""
         self._timing_out: asyncio.Task[None] | None = None
 
     # -- who plays a seat ---------------------------------------------------------
@@ -93,6 +96,12 @@ class BotSeats:
     def plays(self, index: int) -> bool:
         """Whether a bot plays seat `index` now."""
         return self.player(index) is not None
+
+    @property
+    def alone(self) -> bool:
+        """Whether no person sits at the table (bots and open seats only): its bots
+        move at the pace of a table of bots alone, after the tables of people."""
+        return not any(seat.kind == "player" for seat in self.room.seats)
 
     def _standin(self, index: int) -> Bot:
         """The bot that stands in for seat `index`'s player (made on first need)."""
@@ -172,13 +181,14 @@ class BotSeats:
                 if sorting > 0:
                     await asyncio.sleep(sorting)  # nobody trades while sorting
                     continue
-                delay = max(self.think(bot), self._pace.wait())
+                pace = self._paces[not self.alone]
+                delay = max(self.think(bot), pace.wait())
                 if delay:
                     await asyncio.sleep(delay)
                 bot = self._may_act(index)
                 if bot is None:
                     return
-                if self._pace.take():  # else the table's bots moved enough for this moment
+                if pace.take():  # else the table's bots moved enough for this moment
                     failures = await self._turn(index, bot, failures)
         except asyncio.CancelledError:
             raise
@@ -191,9 +201,11 @@ class BotSeats:
         match = self.state.match
         assert match is not None
         version, changed = self.state.version, self.state.changed
-        # On a copy, off the event loop: a slow bot must not hold up the other tables.
+        # On a copy (a slow bot in another process: it must not hold up the other tables).
         try:
-            action, thought = await self.thinker.decide(self, bot, match.clone(), index)
+            action, thought = await self.thinker.decide(
+                self, bot, match.clone(), index, urgent=not self.alone
+            )
         except Exception:  # too slow, its process died, a bug: the seat still moves
             log.exception("table %s: the bot at seat %d did not decide", self.table_id, index)
             await self._fallback(index)
@@ -207,7 +219,7 @@ class BotSeats:
                     await changed.wait()
             return failures
         try:
-            await self.move(index, action, version, by_bot=True)
+            await self._move(index, action, version)
             return 0
         except ProtocolError as exc:
             if exc.code not in _EXPECTED:
@@ -226,7 +238,12 @@ class BotSeats:
         legal = match.legal_actions(index)
         if legal:
             with contextlib.suppress(ProtocolError):
-                await self.move(index, random.choice(legal), self.state.version, by_bot=True)
+                await self._move(index, random.choice(legal), self.state.version)
+
+    async def _move(self, index: int, action: Action, version: int) -> int:
+        """Play the bot's move in the table's turn of the worker's budget."""
+        await self.thinker.budget.turn(self, people=not self.alone)
+        return await self.move(index, action, version, by_bot=True)
 
     # -- a person's turn ran out -------------------------------------------------------
 
@@ -246,7 +263,9 @@ class BotSeats:
                 continue  # a bot plays the seat already, or the table moved on
             bot = self._standin(index)
             try:
-                action, after = await self.thinker.decide(self, bot, match.clone(), index)
+                action, after = await self.thinker.decide(
+                    self, bot, match.clone(), index, urgent=True
+                )
                 self._keep(index, bot, after)
             except Exception:  # as for any bot: the seat still moves
                 log.exception(

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
+from collections import deque
 from collections.abc import Mapping
 from typing import Any, Protocol
 
 from pitkit.server.ops.settings import Bucket, Limits
+from pitkit.server.store.storage import json_text
 
 __all__ = ["Conn", "Socket", "dumps"]
 
@@ -32,7 +33,7 @@ class Socket(Protocol):
 
 def dumps(message: Mapping[str, Any]) -> str:
     """A message as the compact JSON text that goes on the wire."""
-    return json.dumps(message, separators=(",", ":"))
+    return json_text(message)
 
 
 class Conn:
@@ -54,28 +55,41 @@ class Conn:
         self.closed = False
         self.close_code = 1000
         self.opened = time.monotonic()
-        self._outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        # A deque and one future to wake the pump: an asyncio.Queue costs several times
+        # as much a message, and a table sends each action to every socket.
+        self._outbox: deque[str | None] = deque()
+        self._wake: asyncio.Future[None] | None = None
 
     def send(self, message: Mapping[str, Any] | str) -> None:
         """Queue a message (a dict, or JSON text already encoded)."""
         if self.closed:
             return
-        if self._outbox.qsize() >= self.limits.outbox:
+        if len(self._outbox) >= self.limits.outbox:
             self.close(4008)
             return
-        self._outbox.put_nowait(message if isinstance(message, str) else dumps(message))
+        self._put(message if isinstance(message, str) else dumps(message))
 
     def close(self, code: int = 1000) -> None:
         """Send what is queued, then close the socket with `code`."""
         if not self.closed:
             self.closed = True
             self.close_code = code
-            self._outbox.put_nowait(None)
+            self._put(None)
+
+    def _put(self, text: str | None) -> None:
+        self._outbox.append(text)
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     async def pump(self) -> None:
         """Write queued messages to the socket until closed."""
+        outbox = self._outbox
         while True:
-            text = await self._outbox.get()
+            while not outbox:
+                self._wake = asyncio.get_running_loop().create_future()
+                await self._wake
+            text = outbox.popleft()
             if text is None:
                 with contextlib.suppress(Exception):
                     await self.ws.close(self.close_code)

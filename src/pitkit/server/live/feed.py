@@ -8,13 +8,14 @@ message built and encoded once, however many sockets get it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from pitkit.core.match import Match
 from pitkit.core.narrate import Narrator
 from pitkit.server.live import messages
 from pitkit.server.live.chat import Chat
 from pitkit.server.live.conn import Conn
+from pitkit.server.live.messages import Clocks
 from pitkit.server.live.pacing import Pacing
 from pitkit.server.live.room import Room
 from pitkit.server.live.state import Setup, TableState
@@ -43,11 +44,22 @@ class Feed:
         self.pacing = pacing
         self.chat = chat
         self._records: dict[int | None, tuple[int, int, Any]] = {}
-        """Per seat, the (match, version, `match` part of the view) last put in an update."""
+        """Per seat, the (match, version, match record) of the last update with a view."""
+        self._last_record: tuple[Match[Any, Any], int, int, dict[str, Any]] | None = None
+        """The match, its number and version, and its record then (`_record`)."""
+        self._narrators: dict[int | None, Narrator] = {}
+        self._labels: list[str] = []
+        """The seats' names `_narrators` were made with (a rename or a move changes them)."""
 
     def narrator(self, seat: int | None) -> Narrator:
         """Who is who at this table, for `seat` (None: a spectator)."""
-        return messages.narrator(self.room.labels(), seat)
+        labels = self.room.labels()
+        if labels != self._labels:
+            self._narrators, self._labels = {}, labels
+        say = self._narrators.get(seat)
+        if say is None:
+            say = self._narrators[seat] = messages.narrator(labels, seat)
+        return say
 
     def info(self) -> TableInfo:
         """The table as anyone may see it (never the seed, never a card)."""
@@ -87,14 +99,21 @@ class Feed:
         number, version, clocks = self.state.number, self.state.version, self.pacing.clocks()
         return messages.sync(game, match, number, version, seat, say, clocks, earlier)
 
-    def update(self, seat: int | None, since: int, view: bool = False) -> UpdateMessage:
-        """The events since `since` for `seat`; with `view`, also its view (`_new_view`)."""
+    def update(
+        self, seat: int | None, since: int, view: bool = False, clocks: Clocks | None = None
+    ) -> UpdateMessage:
+        """The events since `since` for `seat`; with `view`, also its view (`_new_view`).
+        `clocks`: the pace's, if already read for the other seats."""
         match, say, state = self.state.match, self.narrator(seat), self.state
         assert match is not None
-        clocks, game = self.pacing.clocks(), self.setup.game
-        message = messages.update(game, match, state.number, state.starts, since, seat, say, clocks)
-        if view:
-            message["view"] = self._new_view(match, seat, since, say)
+        clocks, game = clocks or self.pacing.clocks(), self.setup.game
+        shown = self._new_view(match, seat, since, say) if view else None
+        legal = shown.get("legal") if shown is not None else None  # the same list, as text
+        message = messages.update(
+            game, match, state.number, state.starts, since, seat, say, clocks, legal
+        )
+        if shown is not None:
+            message["view"] = shown
         return message
 
     def _new_view(
@@ -102,16 +121,34 @@ class Feed:
     ) -> GameView:
         """The seat's view as of now for an update, less what the client holds already:
         the history (it has the events) and, unless it changed since `since`, the
-        match's record (the score sheet, which grows with every hand)."""
-        shown = messages.seat_view(match, seat, say)
+        match's record (the score sheet, which grows with every hand).
+
+        `Match.view` is the hand's view and the match's record; the record is the same
+        for every seat, so it is built once a version (`_record`) and compared as the
+        engine wrote it, before its sentences are put in words for the seat."""
+        shown = match.hand.view(seat)
         shown.pop("history", None)
-        record = shown.get("match")
+        record = self._record(match)
         number, version = self.state.number, self.state.version
         known = self._records.get(seat)
         self._records[seat] = (number, version, record)
-        if known is not None and known[:2] == (number, since) and known[2] == record:
-            del shown["match"]
-        return shown
+        if known is None or known[:2] != (number, since) or known[2] is not record:
+            shown["match"] = record
+        return cast(GameView, messages.named(shown, say))
+
+    def _record(self, match: Match[Any, Any]) -> dict[str, Any]:
+        """The match's record (`Match.record`) as of this version, built once for all
+        seats; the same object as the version before's while it is unchanged, so that
+        each seat's last one compares by identity."""
+        key = (match, self.state.number, self.state.version)
+        last = self._last_record
+        if last is not None and last[0] is key[0] and last[1:3] == key[1:]:
+            return last[3]
+        record = match.record()
+        if last is not None and last[0] is match and last[1] == key[1] and last[3] == record:
+            record = last[3]
+        self._last_record = (*key, record)
+        return record
 
     def catch_up(self, conn: Conn, match_no: int | None, version: int | None) -> None:
         """Send `conn`, which held (match_no, version), the events it missed if the gap
@@ -144,8 +181,10 @@ class Feed:
 
     def updates(self, since: int) -> None:
         """Send everyone the events since version `since`, as their seat sees them."""
+        clocks = self.pacing.clocks()
         self.room.send_each(
-            lambda conn: (conn.seat, conn.views), lambda key: self.update(key[0], since, key[1])
+            lambda conn: (conn.seat, conn.views),
+            lambda key: self.update(key[0], since, key[1], clocks),
         )
 
     def syncs(self) -> None:

@@ -2,8 +2,10 @@
 named player, rename a player, move two seats' occupants.
 
 Each change is checked, stored, then made (the seats, their sockets, their
-bots), and returned as a `Change`: what the table then says to everyone. The
-host's operations run under the table's lock, which the `Table` holds.
+bots), and returned as a `Change`: what the table then says to everyone. A move
+asked for once a match is dealt waits for the next match (`make_moves`), so that
+the host never sees another seat's hand, nor takes a finished match's result.
+The host's operations run under the table's lock, which the `Table` holds.
 """
 
 from __future__ import annotations
@@ -55,6 +57,9 @@ class Host:
         self.state = state
         self.room = room
         self.bots = bots
+        self.planned: list[tuple[int, int]] = []
+        """The moves asked for once a match was dealt, which wait for the next match
+        (kept in memory: a restart forgets them)."""
 
     def _changeable(self, index: int) -> Seat:
         """Seat `index`, if the host may still change it (ValueError says why not)."""
@@ -136,17 +141,48 @@ class Host:
 
     async def move_seat(self, index: int, to: int) -> Change:
         """Swap the occupants of seats `index` and `to` (who or what sits there, its
-        token, its sockets), before or during a match: during one, the two swap
-        hands; each moved socket needs its new seat's welcome and full view."""
+        token, its sockets). Before the first match, at once; once a match is dealt,
+        when the next match starts (`make_moves`): a seat's view holds its hand (and,
+        between hands, the next one, dealt at once) and its earlier hands as it saw
+        them, and a finished match's result is its players', so nobody changes seats
+        inside a match, nor before the result of one has given way to the next."""
         a, b = self._changeable(index), self._changeable(to)
         self._by_name()
         if index == to:
             raise ValueError(f"{a.label} is in that seat already")
         if a.kind == b.kind == "open":
             raise ValueError("both seats are open: there is nobody to move")
-        before = {a.index: a.label, b.index: b.label}
-        kinds = {a.index: a.kind, b.index: b.kind}
+        if self.state.number == 0:
+            return await self._swap(a, b)
+        if len(self.planned) >= len(self.room.seats):
+            raise ValueError("as many moves wait for the next match as the table has seats")
+        self.planned.append((index, to))
+        went = _went(a, b)
+        return Change(lambda reader: _moved(went, reader, "will move") + _NEXT_MATCH)
+
+    async def make_moves(self) -> Change:
+        """Make the moves that waited for the next match (which is about to be dealt),
+        in the order asked; one of two seats open by now is dropped."""
+        said: list[Words] = []
+        moved: list[Conn] = []
+        while self.planned:
+            index, to = self.planned[0]
+            a, b = self.room.seats[index], self.room.seats[to]
+            if not a.kind == b.kind == "open":
+                change = await self._swap(a, b)
+                moved += change.moved
+                said += [change.notice] if change.notice is not None else []
+            self.planned.pop(0)  # once stored: a store that fails keeps the rest waiting
+
+        def words(reader: int | None) -> str:
+            return " ".join(say(reader) for say in said)
+
+        return Change(words if said else None, tuple(dict.fromkeys(moved)))
+
+    async def _swap(self, a: Seat, b: Seat) -> Change:
+        """Swap the occupants of seats `a` and `b` now, stored first."""
         swap = {a.index: b.index, b.index: a.index}
+        went = _went(a, b)
         swapped = [
             SeatRecord(a.index, b.kind, b.bot, b.name, b.token_hash),
             SeatRecord(b.index, a.kind, a.bot, a.name, a.token_hash),
@@ -162,16 +198,40 @@ class Host:
             for conn in seat.conns:
                 conn.seat = seat.index
         self.state.touch()
-        # Who went where, in words for each reader: only occupants, not open seats.
-        went = [(old, swap[old]) for old in (a.index, b.index) if kinds[old] != "open"]
+        return Change(lambda reader: _moved(went, reader, "moved") + ".", (*a.conns, *b.conns))
 
-        def words(reader: int | None) -> str:
-            parts = []
-            for old, new in went:
-                who = "you" if reader == new and kinds[old] == "player" else before[old]
-                if kinds[old] == "bot":
-                    who = "the bot"  # bots go by their seat's name: it takes the new one
-                parts.append(f"{who} to seat {new + 1}")
-            return "The host moved " + " and ".join(parts)
 
-        return Change(words, (*a.conns, *b.conns))
+_NEXT_MATCH = " when the next match starts."
+
+
+@dataclass(frozen=True)
+class _Went:
+    """One occupant moved: what it is, its name, and its seat before and after."""
+
+    kind: str
+    label: str
+    old: int
+    new: int
+
+
+def _went(a: Seat, b: Seat) -> list[_Went]:
+    """Who goes where when seats `a` and `b` swap: their occupants, not open seats."""
+    return [
+        _Went(seat.kind, seat.label, seat.index, other.index)
+        for seat, other in ((a, b), (b, a))
+        if seat.kind != "open"
+    ]
+
+
+def _moved(went: list[_Went], reader: int | None, verb: str) -> str:
+    """Who went where in words for `reader` ("The host moved you to seat 3 and Bo to
+    seat 1"), by the seat it reads from when the words are sent: the new one once
+    the move is made."""
+    parts = []
+    for one in went:
+        # A person reads of themselves as "you", from their seat before or after it.
+        own = one.kind == "player" and reader == (one.new if verb == "moved" else one.old)
+        # Bots go by their seat's name: the bot takes the new seat's.
+        who = "you" if own else "the bot" if one.kind == "bot" else one.label
+        parts.append(f"{who} to seat {one.new + 1}")
+    return f"The host {verb} " + " and ".join(parts)

@@ -75,20 +75,28 @@ def narrator(labels: Sequence[str], seat: int | None) -> Narrator:
 
 def named(view: dict[str, Any], say: Narrator) -> dict[str, Any]:
     """`view` with the engine's sentences in it (each hand's result, the
-    outcomes, a score sheet's notes) calling the seats by name, the reader "you"."""
+    outcomes, a score sheet's notes) calling the seats by name, the reader "you".
+    Its match record is replaced by a named copy: the engine's stays as it was."""
+    if view.get("outcome"):
+        view["outcome"] = _named_outcome(view["outcome"], say)
     record = view.get("match")
-    for part in (view, record or {}):
-        if part.get("outcome"):
-            part["outcome"] = {
-                **part["outcome"],
-                "summary": say.with_names(part["outcome"]["summary"]),
-            }
     if record is not None:
+        view["match"] = record = {**record}
+        if record.get("outcome"):
+            record["outcome"] = _named_outcome(record["outcome"], say)
         record["results"] = [say.with_names(text) for text in record["results"]]
-        for line in (record.get("sheet") or {}).get("lines", []):
-            if line.get("note"):
-                line["note"] = say.with_names(line["note"])
+        sheet = record.get("sheet")
+        if sheet and sheet.get("lines"):
+            lines = [
+                {**line, "note": say.with_names(line["note"])} if line.get("note") else line
+                for line in sheet["lines"]
+            ]
+            record["sheet"] = {**sheet, "lines": lines}
     return view
+
+
+def _named_outcome(outcome: dict[str, Any], say: Narrator) -> dict[str, Any]:
+    return {**outcome, "summary": say.with_names(outcome["summary"])}
 
 
 def worded(game: Game, events: list[dict[str, Any]], say: Narrator) -> list[GameEvent]:
@@ -249,11 +257,17 @@ def update(
     seat: int | None,
     say: Narrator,
     clocks: Clocks,
+    legal: list[str] | None = None,
 ) -> UpdateMessage:
     """The events of versions since+1 .. now (`starts`: where each version's events
-    begin in the log) as `seat` sees them, and what it may do now."""
+    begin in the log) as `seat` sees them, and what it may do now (`legal`: its legal
+    actions as text, if its view has them already)."""
     start = starts[since + 1] if since + 1 < len(starts) else len(match.log)
     to_act = match.to_act
+    if seat is None or seat not in to_act:
+        legal = []
+    elif legal is None:
+        legal = [str(a) for a in match.legal_actions(seat)]
     return {
         "type": "update",
         "match": number,
@@ -261,11 +275,7 @@ def update(
         "version": len(starts) - 1,
         "events": worded(game, [event.seen_by(seat) for event in match.log[start:]], say),
         "to_act": sorted(to_act),
-        "legal": (
-            [str(a) for a in match.legal_actions(seat)]
-            if seat is not None and seat in to_act
-            else []
-        ),
+        "legal": legal,
         "over": match.is_over,
         "turn_left": clocks.turn_left,
         "sorting_left": clocks.sorting_left,

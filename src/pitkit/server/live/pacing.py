@@ -29,6 +29,10 @@ from pitkit.server.ops.settings import Limits
 
 __all__ = ["Pace", "Pacing", "Pause"]
 
+#: Seconds the pause between hands lasts once nobody is left to wait for: a page that
+#: reloads, or a server that restarts (its sockets close first), keeps the pause.
+EMPTY_SECONDS = 2.0
+
 
 @dataclass(eq=False)
 class Pause:
@@ -40,6 +44,8 @@ class Pause:
     timer: asyncio.TimerHandle
     ready: set[int] = field(default_factory=set)
     """The seats whose players said they are ready."""
+    empty: asyncio.TimerHandle | None = None
+    """Set while nobody is left to wait for: the hand starts unless someone comes back."""
 
 
 @dataclass(frozen=True)
@@ -154,10 +160,28 @@ class Pacing:
         goes_on = match is not None and not match.is_over
         scored = any(event.type == "scores" for event in events)
         if goes_on and scored and seconds > 0 and self.room.present():
-            self.drop_pause()
-            timer = asyncio.get_running_loop().call_later(seconds, self.end_pause)
-            self.pause = Pause(time.monotonic() + seconds, timer)
+            self._pause_for(seconds)
         self.restart_turn()
+
+    def resume(self, events: list[Event], ended: float | None) -> None:
+        """A match read again (after a restart) whose last step, stored at `ended`
+        (wall-clock seconds; None: unknown), ended a hand and dealt the next: the pause
+        before it goes on for what was left of it (all of it, if `ended` is unknown),
+        where people sit. Nobody is connected yet: those who come back are waited for,
+        and the countdown starts the hand if they do not."""
+        match, seconds = self.state.match, self.pause_seconds
+        goes_on = match is not None and not match.is_over
+        scored = any(event.type == "scores" for event in events)
+        people = any(seat.kind == "player" for seat in self.room.seats)
+        left = seconds if ended is None else seconds - max(0.0, time.time() - ended)
+        if goes_on and scored and people and left > 0:
+            self._pause_for(left)
+
+    def _pause_for(self, seconds: float) -> None:
+        """Pause before the hand just dealt, for `seconds` at most."""
+        self.drop_pause()
+        timer = asyncio.get_running_loop().call_later(seconds, self.end_pause)
+        self.pause = Pause(time.monotonic() + seconds, timer)
 
     def ready(self, seat: int) -> None:
         """A seat's player is ready for the next hand; the last one starts it."""
@@ -167,14 +191,26 @@ class Pacing:
         self.review()
 
     def review(self) -> None:
-        """Start the hand if nobody present is still awaited; else tell everyone."""
+        """Start the hand if nobody present is still awaited (a moment later if nobody
+        is present at all); else tell everyone."""
         pause = self.pause
         if pause is None:
             return
-        if self.room.present() - pause.ready:
+        present = self.room.present()
+        if present - pause.ready:
             self.broadcast()
-        else:
+        elif present:
             self.end_pause()
+        elif pause.empty is None:
+            loop = asyncio.get_running_loop()
+            pause.empty = loop.call_later(EMPTY_SECONDS, self._start_if_empty)
+
+    def _start_if_empty(self) -> None:
+        """Nobody was left to wait for a moment ago: start the hand if nobody came back."""
+        if self.pause is not None:
+            self.pause.empty = None
+            if not self.room.present():
+                self.end_pause()
 
     def end_pause(self) -> None:
         """The hand starts: its clocks start now (the turn timer, Pit's sorting
@@ -193,6 +229,8 @@ class Pacing:
         """Forget the pause, if one is on, without starting the hand."""
         if self.pause is not None:
             self.pause.timer.cancel()
+            if self.pause.empty is not None:
+                self.pause.empty.cancel()
             self.pause = None
 
     # -- the turn timer ------------------------------------------------------------

@@ -54,6 +54,7 @@ ERRORS: dict[str, str] = {
     "chat_too_fast": "too many chat messages: wait a moment",
     "between_hands": "the next hand starts when everyone is ready",
     "no_pause": "the hand is under way: there is nothing to be ready for",
+    "seat_changed": "the action was meant for another seat than this connection holds now",
 }
 
 
@@ -88,6 +89,9 @@ class Act:
     action: str | dict[str, Any]
     version: int
     id: str | int | None
+    seat: int | None = None
+    """The seat the action was meant for, if the client says (refused, `seat_changed`,
+    once its socket holds another seat)."""
 
 
 @dataclass(frozen=True)
@@ -113,7 +117,7 @@ _DEPTH = 16
 
 _FIELDS = {
     "hello": {"type", "token", "name", "match", "version", "views"},
-    "act": {"type", "action", "version", "id"},
+    "act": {"type", "action", "version", "id", "seat"},
     "chat": {"type", "text", "id"},
     "sync": {"type", "id"},
     "rematch": {"type", "id"},
@@ -167,7 +171,7 @@ def parse(text: str | bytes | None, limit: int) -> ClientMessage:
             raise ProtocolError(
                 "malformed", "act needs the version it acted on (a whole number below 2^31)"
             )
-        return Act(action, acted_on, ident)
+        return Act(action, acted_on, ident, _optional_count(data, "seat"))
     if kind == "chat":
         said = data.get("text")
         if not isinstance(said, str):

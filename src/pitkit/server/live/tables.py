@@ -105,7 +105,7 @@ class Table:
         self.room = room = Room(seats, self.settings.away_timeout, self._went_away)
         pace = Pace(self._bot_plays, self._hand_started, self._turn_ran_out)
         self.pacing = pacing = Pacing(setup, limits, state, room, pace)
-        self.bots = BotSeats(setup, limits, thinker, state, room, pacing, self.act)
+        self.bots = BotSeats(setup, thinker, state, room, pacing, self.act)
         self.host = Host(setup, limits, store, thinker, state, room, self.bots)
         self.chat = Chat(setup, list(record.chat), limits, store, room)
         self.feed = Feed(setup, limits, state, room, pacing, self.chat)
@@ -115,6 +115,7 @@ class Table:
         )
         if record.match is not None:
             self.steps.adopt(rebuilt or rebuild(self.game, record))
+            self._resume_pause()
 
     # -- where the table stands ---------------------------------------------------
 
@@ -203,6 +204,14 @@ class Table:
         """Forget a closed connection; a player's seat starts its absence timer."""
         self.door.detach(conn)
 
+    def _resume_pause(self) -> None:
+        """A match read again whose last step ended a hand: the pause before the next
+        goes on (`Pacing.resume`), so a restart does not start the hand at once."""
+        match, starts = self.state.match, self.state.starts
+        if match is not None and self.status == "playing":
+            # When the step was stored is not read back yet: the whole pause again.
+            self.pacing.resume(match.log[starts[-1] :], None)
+
     def start_timers(self) -> None:
         """After a restart nobody is connected: start every player seat's absence timer."""
         for seat in self.seats:
@@ -266,9 +275,10 @@ class Table:
 
     async def move_seat(self, index: int, to: int) -> None:
         """Host: swap the occupants of seats `index` and `to` (who or what sits there,
-        its token, its sockets), before or during a match: during one, the two swap
-        hands. Each moved socket gets a `welcome` for its new seat and that seat's
-        full view, so nothing of the hand it held stays on its page."""
+        its token, its sockets): before the first match at once, else when the next
+        match starts (`Host.move_seat`), so that nobody sees another seat's hand or
+        takes its result. Everyone is told; each moved socket gets a `welcome` for its
+        new seat (and the new match's view)."""
         async with self.lock:
             self._announce(await self.host.move_seat(index, to))
         self.bots.schedule()
@@ -317,12 +327,18 @@ class Table:
             await self._start_match()
 
     async def _start_match(self) -> None:
-        """Deal a new match (stored first) and send everyone its view. Under the lock."""
+        """Make the moves that waited for it, deal a new match (stored first) and send
+        everyone its view (a moved socket its new seat first). Under the lock."""
+        moves = await self.host.make_moves()
         await self.steps.deal()
         self._stepped()
         self.state.signal()
         self.feed.table()
+        for conn in moves.moved:
+            conn.send(self.feed.welcome(conn))
         self.feed.syncs()
+        if moves.notice is not None:
+            self.room.tell(moves.notice)
 
     async def act(
         self,
@@ -332,13 +348,17 @@ class Table:
         conn: Conn | None = None,
         ident: str | int | None = None,
         by_bot: bool = False,
+        meant: int | None = None,
     ) -> int:
         """Apply one action for `seat`, acting on `version`; store it; tell everyone.
 
-        Returns the new version. Raises `ProtocolError` (and changes nothing)
+        `meant` is the seat a client's action was meant for (its `act`'s `seat`), if
+        it said. Returns the new version. Raises `ProtocolError` (and changes nothing)
         when the action is refused.
         """
         async with self.lock:
+            if conn is not None:
+                _check_seat(conn, seat, meant)
             step = await self.steps.take(seat, spelling, version, conn, by_bot)
             self._stepped()
             self.metrics.actions.labels(self.game.name).inc()
@@ -348,17 +368,24 @@ class Table:
             if step.over:
                 self.feed.table()
             self.state.signal()
-            if not step.over and self.version >= self.limits.match_actions:
+            if not step.over:
                 await self._stop_at_the_limit()
             new_version = self.version
         self.bots.schedule()
         return new_version
 
     async def _stop_at_the_limit(self) -> None:
+        """Close the table once its match has as many moves as this server plays in one
+        (fewer in a match of bots alone: nobody plays it). Under the lock."""
+        alone = self.bots.alone
+        most = self.bots.thinker.pace.alone_moves if alone else self.limits.match_actions
+        if self.version < most:
+            return
+        whose = " of bots alone" if alone else ""
         try:
             await self._shut(
                 f"the match was stopped after {self.version:,} moves, "
-                "the most this server plays in one match"
+                f"the most this server plays in one match{whose}"
             )
         except Exception:  # the move stands; the next one tries again
             log.exception("table %s: could not close it at the move limit", self.id)
@@ -418,3 +445,15 @@ class Table:
         await self.bots.stop()
         for conn in self.room.conns():
             conn.close(1012)
+
+
+def _check_seat(conn: Conn, seat: int, meant: int | None) -> None:
+    """Refuse a client's action for `seat` (`meant`: the seat it said it was meant for)
+    once its socket holds another seat: the host moved its player since it was sent,
+    and it is never played in the new seat."""
+    if conn.seat == seat and meant in (None, seat):
+        return
+    raise ProtocolError(
+        "seat_changed",
+        "this action was meant for the seat this connection held before the host moved it",
+    )

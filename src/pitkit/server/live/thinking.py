@@ -1,14 +1,20 @@
 """Bots' thinking on the server, bounded: what a bot may spend, and where it runs.
 
-A search bot (`search:…`, `rollouts:…`) may think for seconds a move. On the
-event loop, or in a thread holding the GIL, that would slow every table on
-the server, so it thinks in a small pool of worker processes that run at a
-lower priority than the server. Each table has one decision in the pool at a
-time, and tables are served in the order they asked: with P processes, one
-table gets at most a 1/P share of them while others wait. Every budget is
-capped (`Limits.bot_seconds`): a longer time budget is refused when the bot
-is seated, and an iteration budget gets that time as a ceiling. Every other
-bot decides in microseconds, in a thread.
+A slow bot (one that may think for more than about a millisecond a move, as its
+class declares: `pitkit.core.game.is_slow`; the search bots, `search:…` and
+`rollouts:…`, and the games' look-ahead bots) would slow every table on the
+server on the event loop, or in a thread holding the GIL. So it thinks in a
+small pool of worker processes that run at a lower priority than the server.
+Each table has one decision in the pool at a time, and tables are served in the
+order they asked, those where people sit first: with P processes, one table
+gets at most a 1/P share of them while others wait. Every search budget is
+capped (`Limits.bot_seconds`): a longer time budget is refused when the bot is
+seated, and an iteration budget gets that time as a ceiling. Every other bot
+decides in microseconds, on the event loop (a thread's hand-over would cost
+more than the decision).
+
+The thinker also holds the worker's bots' pace (`BotPace`) and their budget of
+moves a second (`BotBudget`), which every table's bots share.
 """
 
 from __future__ import annotations
@@ -20,17 +26,20 @@ import logging
 import multiprocessing
 import os
 import weakref
+from collections import deque
+from collections.abc import AsyncIterator
 from typing import Any
 
 from pitkit import bots as bot_registry
 from pitkit import play
 from pitkit.bots.search import Budget
 from pitkit.core.actions import Action
-from pitkit.core.game import Bot, Game
+from pitkit.core.game import Bot, Game, is_slow
 from pitkit.core.state import State
+from pitkit.server.live.budget import BotBudget, BotPace
 from pitkit.server.ops.settings import Limits
 
-__all__ = ["Thinker", "is_search"]
+__all__ = ["Thinker"]
 
 log = logging.getLogger("pitkit.server")
 
@@ -38,9 +47,44 @@ log = logging.getLogger("pitkit.server")
 GRACE = 5.0
 
 
-def is_search(bot: object) -> bool:
-    """Whether `bot` thinks within a search budget (and so runs in a worker process)."""
-    return isinstance(getattr(bot, "budget", None), Budget)
+class Slots:
+    """The pool's processes, lent one decision at a time, in the order asked: those
+    asked for at tables where people sit before the others."""
+
+    def __init__(self, size: int) -> None:
+        self._free = size
+        self._lines: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (
+            deque(),
+            deque(),
+        )
+
+    @contextlib.asynccontextmanager
+    async def lend(self, urgent: bool) -> AsyncIterator[None]:
+        """Hold one process (`urgent`: for a table where people sit)."""
+        if self._free and not any(self._lines):
+            self._free -= 1
+        else:
+            called = asyncio.get_running_loop().create_future()
+            self._lines[0 if urgent else 1].append(called)
+            try:
+                await called
+            except asyncio.CancelledError:
+                if called.done() and not called.cancelled():
+                    self._give_back()  # lent just as its asker was cancelled
+                raise
+        try:
+            yield
+        finally:
+            self._give_back()
+
+    def _give_back(self) -> None:
+        for line in self._lines:
+            while line:
+                called = line.popleft()
+                if not called.done():
+                    called.set_result(None)
+                    return
+        self._free += 1
 
 
 class Thinker:
@@ -48,8 +92,12 @@ class Thinker:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
+        self.pace = BotPace.of(limits)
+        """How fast bots may move, at a table and on this worker."""
+        self.budget = BotBudget(self.pace.worker)
+        """The worker's bot moves a second, shared by every table's bots."""
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        self._slots = asyncio.Semaphore(limits.bot_processes)
+        self._slots = Slots(limits.bot_processes)
         self._turns: weakref.WeakKeyDictionary[object, asyncio.Lock] = weakref.WeakKeyDictionary()
 
     def check(self, game: Game, name: str) -> None:
@@ -76,16 +124,16 @@ class Thinker:
         return bot
 
     async def decide(
-        self, owner: object, bot: Bot, state: State[Any], seat: int
+        self, owner: object, bot: Bot, state: State[Any], seat: int, urgent: bool = False
     ) -> tuple[Action | None, Bot]:
         """What `bot` sends now for `seat` of `state` (a copy it may change), and
-        the bot as it is after deciding (a search bot comes back from its process
-        with its random state moved on). `owner` is the table asking."""
-        if not is_search(bot):
-            action = await asyncio.to_thread(play.decide, bot, state, seat)
-            return action, bot
+        the bot as it is after deciding (a slow bot comes back from its process
+        with its random state moved on). `owner` is the table asking; `urgent`,
+        whether people sit there (they go first in the pool)."""
+        if not is_slow(bot):
+            return play.decide(bot, state, seat), bot
         turn = self._turns.setdefault(owner, asyncio.Lock())
-        async with turn, self._slots:
+        async with turn, self._slots.lend(urgent):
             pool = self._start()
             future = asyncio.wrap_future(pool.submit(_decide, bot, state, seat))
             try:

@@ -80,6 +80,7 @@ ErrorCode = Literal[
     "not_over",
     "not_your_turn",
     "rate_limited",
+    "seat_changed",
     "server_error",
     "spectator",
     "stale",

@@ -1,18 +1,36 @@
 """Server-wide limits and per-table settings.
 
 Limits live in one place so that docs/protocol.md, the tests and the code
-agree; each is a plain number a deployment may change through `Limits`.
+agree; each is a plain number a deployment may change through `Limits`, and
+`pitkit serve --limit NAME=VALUE` changes any of them by its name here
+(`limit_values`). `VENUE` is the profile of a hall behind one address
+(`pitkit serve --venue`); `limit_docs` reads each limit's meaning from its
+docstring below, for `pitkit limits` and docs/deploy.md.
 """
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+import inspect
 import math
 import os
 import time
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
-__all__ = ["NORMAL_BOT_DELAY", "Bucket", "Limits", "TableSettings", "database_url"]
+__all__ = [
+    "NORMAL_BOT_DELAY",
+    "VENUE",
+    "Bucket",
+    "Limits",
+    "TableSettings",
+    "database_url",
+    "limit_docs",
+    "limit_values",
+]
 
 
 @dataclass(frozen=True)
@@ -30,7 +48,15 @@ class Limits:
     burst: int = 30
     """Messages a connection may send at once before the rate applies."""
     abuse_close: int = 100
-    """Rate-limited messages in a row after which the connection is closed (1008)."""
+    """Messages refused (`rate_limited`) beyond what `rate` forgives, after which the
+    connection is closed (1008) and dropped; while over its rate, a connection is read
+    at most twice this many times a second, so a flood is cut off within a second."""
+    backoff_seconds: float = 1.0
+    """How long an address (or a seat's token) whose socket was closed for abuse backs
+    off: its new sockets may only take a seat by its token (spectators and strangers are
+    closed, 1013). Each strike doubles it, up to `backoff_most`."""
+    backoff_most: float = 60.0
+    """The longest back-off; one who keeps this long out of trouble starts afresh."""
     hello_seconds: float = 15.0
     """Time a new connection has to say hello before it is closed."""
     outbox: int = 512
@@ -50,6 +76,14 @@ class Limits:
     (default: a core fewer than the machine has, leaving one to the server)."""
     bot_actions_per_second: float = 20.0
     """Moves a table's bots may make a second, together (they wait beyond it)."""
+    bot_alone_actions_per_second: float = 2.5
+    """Moves a second of a table of bots alone (nobody seated), together."""
+    bot_actions_all_per_second: float = 500.0
+    """Moves a second of every table's bots on this worker, shared out a move at a
+    time, the tables where people sit first."""
+    bot_alone_match_actions: int = 5_000
+    """Moves after which a match of bots alone is stopped and its table closed (a normal
+    match of bots has a few thousand)."""
     match_actions: int = 20_000
     """Moves after which a match is stopped and its table closed (no real match comes near)."""
     tables_per_address: int = 50
@@ -68,8 +102,17 @@ class Limits:
     """Longest a worker waits for another to hand over a table the proxy sent it."""
     adopt_seconds: float = 5.0
     """How often a worker beside others looks for tables a dead worker left."""
-    logs_cached: int = 64
-    """Finished matches' logs (and replays, one a seat) kept ready to serve."""
+    replay_bytes: int = 64 * 2**20
+    """Bytes of finished matches' replays and logs kept gzipped, ready to serve; the
+    least recently asked for is dropped first."""
+    replay_builds: int = 8
+    """Replays and logs being built (or waiting to be) at once; beyond it a request is
+    answered 503 before anything is read."""
+    events_per_address: int = 20
+    """Tournaments one client address may open an hour (a hall opens one or two)."""
+    entries_per_event: int = 10_000
+    """Entries a tournament's log may hold (a long Pits evening makes a few hundred);
+    beyond it an entry is refused."""
     replay_steps: int = 3000
     """Versions a match may have to be replayed in the page (a view a version is sent)."""
     history_hands: int = 3
@@ -82,11 +125,13 @@ class Limits:
     """Time a client has to send a request's body, from the end of its headers."""
     connections_per_address: int = 100
     """Sockets (HTTP and WebSocket) one client address may hold open; more are closed at
-    once. Enough for a few dozen players behind one shared address (a school, a café)."""
+    once. A WebSocket that takes a seat by its token leaves the count (its seat's own cap
+    is `sockets_per_seat`), so only anonymous sockets share it."""
     requests_per_second: float = 50.0
-    """HTTP requests one address may make a second, on average (more: 429)."""
+    """HTTP requests a second, on average (more: 429), of one address; or of one token,
+    for requests carrying a link's or a host's token the server has accepted before."""
     request_burst: int = 200
-    """HTTP requests one address may make at once before the rate applies."""
+    """HTTP requests one address (or token) may make at once before the rate applies."""
     turn_seconds_least: float = 10.0
     """Shortest turn timer a table may have (`TableSettings.turn_seconds`)."""
     chat_chars: int = 200
@@ -101,6 +146,75 @@ class Limits:
     """The pause between hands where people sit, unless a table chooses its own
     (`TableSettings.next_hand_seconds`): the next hand starts when every person
     there is ready, or after this long (0: at once)."""
+
+    @classmethod
+    def venue(cls) -> Limits:
+        """The limits of `VENUE`: a hall of phones behind one address."""
+        return cls(**VENUE)
+
+
+VENUE: Mapping[str, Any] = MappingProxyType(
+    {
+        "connections_per_address": 2_000,
+        "requests_per_second": 1_000.0,
+        "request_burst": 10_000,
+        "tables_per_address": 300,
+        "creates_per_minute": 600,
+    }
+)
+"""`pitkit serve --venue`: a hall of up to about 300 phones behind one Wi-Fi router,
+which the server sees as one address (a congress, a club night). Players' sockets and
+links are counted by their tokens whatever the profile; what the hall shares is its
+anonymous work: pages loading (a few dozen files each, often all at once), spectators'
+screens, the organisers opening a table for each game from one laptop."""
+
+_ZERO_MEANS_SOMETHING = frozenset({"next_hand_seconds"})
+"""Limits for which 0 is a choice (no pause between hands); every other is above 0."""
+
+
+def limit_values(pairs: Iterable[str]) -> dict[str, Any]:
+    """`NAME=VALUE` texts as `Limits`' values by name, each a number of the limit's type
+    above 0; ValueError names what is wrong, and the limits there are."""
+    kinds = {f.name: f.type for f in dataclasses.fields(Limits)}
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or name not in kinds:
+            raise ValueError(
+                f"a limit is NAME=VALUE, not {pair!r}; the names are {', '.join(kinds)}"
+            )
+        try:
+            value: int | float = int(text) if kinds[name] == "int" else float(text)
+        except ValueError:
+            raise ValueError(
+                f"{name} is a{'' if kinds[name] == 'int' else ' decimal'} number, not {text!r}"
+            ) from None
+        zero = name in _ZERO_MEANS_SOMETHING
+        if not math.isfinite(value) or value < 0 or (value == 0 and not zero):
+            raise ValueError(f"{name} is a number {'from 0' if zero else 'above 0'}, not {text!r}")
+        out[name] = value
+    return out
+
+
+def limit_docs() -> dict[str, str]:
+    """Each limit's meaning, by name: its docstring in `Limits`, on one line."""
+    docs: dict[str, str] = {}
+    try:
+        body = ast.parse(inspect.getsource(Limits)).body[0]
+    except (OSError, TypeError):  # no source shipped: names alone
+        return docs
+    assert isinstance(body, ast.ClassDef)
+    for this, after in zip(body.body, body.body[1:], strict=False):
+        if (
+            isinstance(this, ast.AnnAssign)
+            and isinstance(this.target, ast.Name)
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
+            docs[this.target.id] = " ".join(after.value.value.split())
+    return docs
 
 
 NORMAL_BOT_DELAY = 0.6

@@ -32,6 +32,8 @@ from typing import Any, Protocol
 
 from sqlalchemy.engine import make_url
 
+from pitkit.server.store.storage import DatabaseError
+
 __all__ = ["Owners", "PostgresOwners", "SoleOwner", "lock_key", "owners_for"]
 
 log = logging.getLogger("pitkit.server")
@@ -156,9 +158,16 @@ class PostgresOwners:
         self.held.clear()
 
     async def _sql(self, query: str, *args: Any) -> Any:
+        """One statement on the lock connection; a lost database is the store's
+        `DatabaseError`, as anywhere else in the store (the web answers 503)."""
+        import psycopg
+
         async with self._guard:
-            cursor = await self._locks.execute(query, args)
-            row = await cursor.fetchone()
+            try:
+                cursor = await self._locks.execute(query, args)
+                row = await cursor.fetchone()
+            except psycopg.Error as exc:
+                raise DatabaseError(str(exc)) from exc
             return None if row is None else row[0]
 
     async def claim(self, table_id: str, wait: float) -> bool:

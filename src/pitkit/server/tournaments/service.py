@@ -31,6 +31,7 @@ from typing import Any
 from pitkit.server.ops.tokens import hash_token, new_token
 from pitkit.server.store import tournaments as rows
 from pitkit.server.store.storage import Store
+from pitkit.server.tournaments.shown import Page, Shown
 from pitkit.tournaments.log import (
     NEW_LINK,
     PUBLIC_ACTOR,
@@ -64,6 +65,8 @@ class Running:
     links: dict[str, Actor] = field(default_factory=dict)
     """Who holds each live link this worker has seen, by its token's hash."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    shown: Shown = field(default_factory=Shown)
+    """Its pages as of its last entry, kept for the next readers."""
 
     @property
     def kind(self) -> Kind:
@@ -104,9 +107,11 @@ class Made:
 class Tournaments:
     """The tournaments a server runs: made, loaded, entered into, each through its links."""
 
-    def __init__(self, store: Store, kinds: Mapping[str, Kind]) -> None:
+    def __init__(self, store: Store, kinds: Mapping[str, Kind], entries: int) -> None:
         self.store = store
         self.kinds = dict(kinds)
+        self.entries = entries
+        """The most entries a tournament's log may hold."""
         self.running: dict[str, Running] = {}
 
     async def create(
@@ -185,11 +190,12 @@ class Tournaments:
             entry, _link = await self._append(running, actor, None, False, type, data, None, None)
             return entry
 
-    async def shown(self, running: Running, actor: Actor) -> dict[str, Any]:
-        """The tournament as `actor` sees it, with its log, as JSON."""
+    async def shown(self, running: Running, actor: Actor) -> Page:
+        """The tournament as `actor` sees it, with its log: JSON, built once an entry
+        for every reader (`Shown`)."""
         async with running.lock:
             tournament = running.tournament
-            return {
+            head = {
                 "id": running.id,
                 "kind": running.kind.name,
                 "title": running.kind.title,
@@ -197,14 +203,14 @@ class Tournaments:
                 "created": running.created,
                 "options": tournament.options,
                 "me": {"role": actor.role, "name": actor.name},
-                "view": tournament.view(actor),
-                "log": tournament.log(),
             }
+            own = running.kind.own(tournament.state, actor)
+            return await running.shown.page(tournament, head, own)
 
-    async def csv(self, running: Running) -> dict[str, str]:
-        """Every sheet and the standings, as CSV texts by file name."""
+    async def csv(self, running: Running) -> dict[str, Page]:
+        """Every sheet and the standings, as CSV by file name (kept until the next entry)."""
         async with running.lock:
-            return running.tournament.csv()
+            return await running.shown.csv(running.tournament)
 
     async def _catch_up(self, running: Running, token: str | None) -> Actor:
         """Read the entries stored since the last one held, and who holds `token`
@@ -237,6 +243,11 @@ class Tournaments:
         without asking the store again)."""
         tournament = running.tournament
         for _attempt in range(ATTEMPTS):
+            if tournament.last >= self.entries:
+                raise RefusedError(
+                    f"this event has {tournament.last:,} entries, the most an event may "
+                    "have on this server"
+                )
             try:
                 entry = tournament.enter(
                     actor, type, data, at=time.time(), corrects=corrects, decided=decided

@@ -27,7 +27,7 @@ from pitkit.server.web.guards import (
     raise_open_files_limit,
     server_config,
 )
-from pitkit.server.web.limits import BodyLimit, RequestRate
+from pitkit.server.web.limits import BodyLimit, RequestRate, TokenRoutes
 from pitkit.server.web.services import Services
 from pitkit.server.web.tournaments import tournament_routes
 
@@ -58,11 +58,15 @@ def web_app(services: Services, lifespan: Lifespan) -> App:
     limits, site = services.limits, services.site
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
     app.add_middleware(SameOriginSockets, site=site)
-    app.add_middleware(RequestRate, limits=limits, site=site)
+    app.add_middleware(RequestRate, limits=limits, site=site, reads_token=TokenRoutes(app.openapi))
     app.add_middleware(SecurityHeaders, site=site)  # the outermost: on a 413 too
     for module in (games, tables, matches, pages):
         app.include_router(module.router)
-    app.include_router(tournament_routes(services.tournaments, services.online, site))
+    app.include_router(
+        tournament_routes(
+            services.tournaments, services.online, site, services.limits.events_per_address
+        )
+    )
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.include_router(play.router)
     return app

@@ -7,7 +7,9 @@ uvicorn Config that `pitkit serve` and the tests both run, with
 - deadlines for a request's head and body (`Limits.header_seconds`, `body_seconds`),
   and a cap on the sockets one address holds open, HTTP and WebSocket alike
   (`Limits.connections_per_address`);
-- forwarded addresses believed only from the proxies `Site.trusted_proxies` names.
+- forwarded addresses believed only from the proxies `Site.trusted_proxies` names;
+- a WebSocket that takes a seat leaving its address's count (`seated`), and one closed
+  for abuse dropped at once (`DROPPED`).
 
 `Site` says where the server is reached. From it `SecurityHeaders` (CSP and
 anti-framing headers), `SameOriginSockets` (no WebSocket from another site's page),
@@ -40,11 +42,14 @@ from pitkit.server.ops import logs
 from pitkit.server.ops.settings import Limits
 
 __all__ = [
+    "DROPPED",
+    "SEATED",
     "SameOriginSockets",
     "SecurityHeaders",
     "Site",
     "add_docs",
     "raise_open_files_limit",
+    "seated",
     "server_config",
 ]
 
@@ -398,15 +403,61 @@ class _GuardedHttp(H11Protocol):
             self.deadline = self.loop.call_later(seconds, self.transport.close)
 
 
+DROPPED = frozenset({1008, 1013})
+"""Close codes after which the server reads nothing more of a socket: abuse, and "try
+again later" (a table moving, an address backing off). The socket is aborted as soon
+as its close frame is written, rather than read until its client answers the close
+(uvicorn waits up to 10 s, parsing all a flooding client sends meanwhile)."""
+
+SEATED = "pitkit.seated"
+"""The ASGI extension (in a WebSocket's scope) that `seated` calls."""
+
+
+def seated(scope: Scope) -> None:
+    """The WebSocket of `scope` has taken a seat by its token: it leaves its address's
+    count of sockets (the seat's own cap, `Limits.sockets_per_seat`, bounds it now)."""
+    leave = scope.get("extensions", {}).get(SEATED)
+    if leave is not None:
+        leave()
+
+
 class _GuardedWebSocket(WebSocketsSansIOProtocol):
-    """uvicorn's WebSocket protocol, giving back its socket's place under the cap."""
+    """uvicorn's WebSocket protocol, giving back its socket's place under the cap (when
+    it closes, or earlier when it takes a seat), and dropping a socket closed for abuse."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.counted = True
+        """Whether this socket still counts against its address (guards' `_Gate`)."""
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # none if the handshake was refused
+        if scope is not None:
+            scope["extensions"][SEATED] = self._leave_address
+
+    def _leave_address(self) -> None:
+        if self.counted:
+            self.counted = False
+            assert isinstance(self.config, GuardedConfig)
+            self.config.gate.leave(self.client[0] if self.client else None)
+
+    async def send(self, message: Any) -> None:
+        drop = (
+            message["type"] == "websocket.close"
+            and message.get("code") in DROPPED
+            and self.handshake_complete  # an open socket (before it, a close is a 403)
+            and not self.close_sent
+        )
+        await super().send(message)
+        if drop:
+            self.transport.abort()  # the close frame is on its way; read nothing more
 
     def connection_lost(self, exc: Exception | None) -> None:
         try:
             super().connection_lost(exc)
         finally:
-            assert isinstance(self.config, GuardedConfig)
-            self.config.gate.leave(self.client[0] if self.client else None)
+            self._leave_address()
 
 
 def raise_open_files_limit() -> None:

@@ -1,60 +1,195 @@
-"""What one client may ask of the app over HTTP: requests a second from one address
-(`RequestRate`), tables created a minute (`Buckets`, tables.py), and a request body's
-size (`BodyLimit`). Play over the WebSocket has its own limits (play.py).
+"""What one client may ask of the app: HTTP requests a second (`RequestRate`), tables
+created a minute (`Buckets`, tables.py), a request body's size (`BodyLimit`), and who
+backs off after a socket of theirs was closed for abuse (`Strikes`, play.py).
+
+A client is known by its secret where it has one: an HTTP request carrying a token
+the server has accepted before is counted against that token, not its address, so a
+hall of players behind one router do not share one budget. Anonymous work (pages,
+opening tables, spectating, and tokens the server refused) is counted by address.
+Play over the WebSocket has its own limits (play.py).
 """
 
 from __future__ import annotations
 
+import re
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from starlette.routing import compile_path
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pitkit.server.ops.settings import Bucket, Limits
 from pitkit.server.web.guards import Site
 
-__all__ = ["BodyLimit", "Buckets", "RequestRate"]
+__all__ = ["BodyLimit", "Buckets", "RequestRate", "Strikes", "TokenRoutes", "bearer_token"]
+
+_KEPT = 10_000
+"""Clients a registry here keeps at most (a crude bound on memory)."""
+
+TOKEN_SHAPE = re.compile(rb"bearer +([A-Za-z0-9_-]{24}) *", re.IGNORECASE)
+"""An Authorization header carrying a token shaped as `ops.tokens.new_token` makes them
+(24 characters of URL-safe base64)."""
 
 
 class Buckets:
-    """A rate bucket for each client address, made at its first request: `rate` a second
-    on average, `burst` at once."""
+    """A rate bucket for each client (an address, a token), made at its first request:
+    `rate` a second on average, `burst` at once."""
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate = rate
         self.burst = burst
         self.buckets: dict[str, Bucket] = {}
 
-    def take(self, address: str) -> bool:
-        """Whether `address` may make one more request now (if so, it is counted)."""
-        bucket = self.buckets.get(address)
+    def take(self, client: str) -> bool:
+        """Whether `client` may make one more request now (if so, it is counted)."""
+        bucket = self.buckets.get(client)
         if bucket is None:
-            if len(self.buckets) >= 10_000:
-                self.buckets.clear()  # a crude bound on memory; limits restart for all
-            bucket = self.buckets[address] = Bucket(self.rate, self.burst)
+            bucket = self.admit(client)
         return bucket.take()
+
+    def admit(self, client: str) -> Bucket:
+        """A full bucket for `client`."""
+        if len(self.buckets) >= _KEPT:
+            self.buckets.clear()  # a crude bound on memory; limits restart for all
+        bucket = self.buckets[client] = Bucket(self.rate, self.burst)
+        return bucket
+
+    def __contains__(self, client: str) -> bool:
+        return client in self.buckets
+
+    def forget(self, client: str) -> None:
+        """Drop `client`'s bucket: it starts afresh if it comes again."""
+        self.buckets.pop(client, None)
+
+
+def bearer_token(scope: Scope) -> str | None:
+    """The token of a request's `Authorization: Bearer` header, if it is shaped like one
+    of the server's (anything else is no token: the request is anonymous)."""
+    for name, value in scope.get("headers", []):
+        if name == b"authorization":
+            found = TOKEN_SHAPE.fullmatch(bytes(value))
+            return found.group(1).decode("ascii") if found else None
+    return None
+
+
+class TokenRoutes:
+    """Whether a request goes to a route that reads a bearer token: one whose OpenAPI
+    operation takes an `authorization` header. Such a route refuses a token that is not
+    one of the server's (401 or 403); the others ignore any token, so only an answer of
+    theirs proves one. Read from the spec at the first request (every route is in by then)."""
+
+    def __init__(self, spec: Callable[[], Mapping[str, Any]]) -> None:
+        self.spec = spec
+        self.routes: list[tuple[re.Pattern[str], frozenset[str]]] | None = None
+
+    def __call__(self, scope: Scope) -> bool:
+        if self.routes is None:
+            self.routes = _token_routes(self.spec())
+        path, method = scope["path"], scope["method"]
+        return any(method in methods and p.match(path) for p, methods in self.routes)
+
+
+def _token_routes(spec: Mapping[str, Any]) -> list[tuple[re.Pattern[str], frozenset[str]]]:
+    """The paths (as patterns) and methods of the operations taking an authorization header."""
+    routes = []
+    for path, operations in spec.get("paths", {}).items():
+        methods = frozenset(
+            method.upper()
+            for method, operation in operations.items()
+            if any(
+                p.get("in") == "header" and p.get("name", "").lower() == "authorization"
+                for p in operation.get("parameters", [])
+            )
+        )
+        if methods:
+            routes.append((compile_path(path)[0], methods))
+    return routes
 
 
 class RequestRate:
-    """At most `Limits.requests_per_second` HTTP requests from one address on average
-    (bursts of `request_burst`); beyond it a 429. A page load takes a few dozen, play
-    goes over the WebSocket: only a client hammering one URL (a log, say) meets it."""
+    """At most `Limits.requests_per_second` HTTP requests on average (bursts of
+    `request_burst`) from one address, or with one token; beyond it a 429.
 
-    def __init__(self, app: ASGIApp, limits: Limits, site: Site) -> None:
+    A request whose bearer token the server has accepted before (a route that reads
+    tokens answered it without 401 or 403) is counted against that token alone. Any
+    other request, one with a token never accepted or just refused included, is counted
+    against its address: guessing tokens is anonymous work. A page load takes a few
+    dozen requests, play goes over the WebSocket: only a client hammering one URL (a
+    log, say) meets the limit."""
+
+    def __init__(
+        self, app: ASGIApp, limits: Limits, site: Site, reads_token: Callable[[Scope], bool]
+    ) -> None:
         self.app = app
         self.site = site
-        self.buckets = Buckets(limits.requests_per_second, limits.request_burst)
+        self.reads_token = reads_token
+        self.addresses = Buckets(limits.requests_per_second, limits.request_burst)
+        self.tokens = Buckets(limits.requests_per_second, limits.request_burst)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         client = scope.get("client")
         address = client[0] if client else None
         # A trusted proxy's own requests speak for many clients (theirs carry X-Forwarded-For).
-        if (
-            scope["type"] == "http"
-            and address is not None
-            and not self.site.trusts(address)
-            and not self.buckets.take(address)
-        ):
+        if scope["type"] != "http" or address is None or self.site.trusts(address):
+            await self.app(scope, receive, send)
+            return
+        token = bearer_token(scope)
+        if token is not None and token in self.tokens:
+            allowed, known = self.tokens.take(token), True
+        else:
+            allowed, known = self.addresses.take(address), False
+        if not allowed:
             await _refuse(send, 429, b'{"detail":"too many requests; slow down"}', retry=True)
             return
-        await self.app(scope, receive, send)
+        if token is None:
+            await self.app(scope, receive, send)
+            return
+        status = 0
+
+        async def noted(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        await self.app(scope, receive, noted)
+        if status in (401, 403):
+            self.tokens.forget(token)  # revoked, or never one: back to its address
+        elif not known and 0 < status < 400 and self.reads_token(scope):
+            self.tokens.admit(token)
+
+
+class Strikes:
+    """Who backs off after a socket of theirs was closed for abuse: an address, or a
+    seat's token. The first back-off lasts `Limits.backoff_seconds`; each strike doubles
+    it, up to `backoff_most`; one who keeps out of trouble that long after a back-off
+    ends starts afresh."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.first = limits.backoff_seconds
+        self.most = limits.backoff_most
+        self.kept: dict[str, tuple[int, float]] = {}
+        """Who -> (strikes, the time.monotonic() at which their back-off ends)."""
+
+    def strike(self, who: str) -> float:
+        """Count one strike against `who`; the seconds they now back off."""
+        now = time.monotonic()
+        strikes, until = self.kept.get(who, (0, 0.0))
+        if now > until + self.most:
+            strikes = 0
+        seconds = min(self.most, self.first * 2.0**strikes)
+        if who not in self.kept and len(self.kept) >= _KEPT:
+            self.kept = {k: v for k, v in self.kept.items() if now <= v[1] + self.most}
+            if len(self.kept) >= _KEPT:
+                self.kept.clear()  # a crude bound on memory, as for the buckets
+        self.kept[who] = (strikes + 1, now + seconds)
+        return seconds
+
+    def backing_off(self, who: str) -> float:
+        """Seconds left of `who`'s back-off (0: none)."""
+        kept = self.kept.get(who)
+        return 0.0 if kept is None else max(0.0, kept[1] - time.monotonic())
 
 
 class BodyLimit:

@@ -13,13 +13,14 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from pitkit.server.live.manager import Manager
+from pitkit.server.live.replays import Replays
 from pitkit.server.ops.metrics import Metrics
 from pitkit.server.ops.settings import Limits
 from pitkit.server.store.storage import Store
 from pitkit.server.tournaments.online import OnlineTables
 from pitkit.server.tournaments.service import Tournaments
 from pitkit.server.web.guards import Site
-from pitkit.server.web.limits import Buckets
+from pitkit.server.web.limits import Buckets, Strikes
 
 __all__ = ["Services", "Wired", "wired"]
 
@@ -38,17 +39,20 @@ class Services:
     online: OnlineTables
     """The tournaments' games at pitkit tables."""
 
-    logs: dict[tuple[str, int], str] = field(default_factory=dict, init=False)
-    """Finished matches' logs as served, oldest first (a log never changes once over)."""
-    replays: dict[tuple[str, int, int | None], str] = field(default_factory=dict, init=False)
-    """Finished matches' replays as served, by seat (None: all-seeing), oldest first."""
+    replays: Replays = field(init=False)
+    """Finished matches' replays and logs, kept gzipped (they never change once over)."""
     creates: Buckets = field(init=False)
     """Tables created per client address and minute."""
+    strikes: Strikes = field(init=False)
+    """Who backs off after a socket of theirs was closed for abuse (play.py)."""
 
     def __post_init__(self) -> None:
         per_minute = self.limits.creates_per_minute
         # Frozen: set once, here.
         object.__setattr__(self, "creates", Buckets(per_minute / 60, per_minute))
+        object.__setattr__(self, "strikes", Strikes(self.limits))
+        replays = Replays(self.limits.replay_bytes, self.limits.replay_builds)
+        object.__setattr__(self, "replays", replays)
 
 
 async def wired(connection: HTTPConnection) -> Services:

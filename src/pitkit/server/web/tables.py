@@ -15,6 +15,7 @@ from pitkit.server.live.manager import TableElsewhereError
 from pitkit.server.live.protocol import ProtocolError
 from pitkit.server.live.tables import Table
 from pitkit.server.ops.settings import TableSettings
+from pitkit.server.store.storage import DatabaseError, StoreTimeoutError
 from pitkit.server.web.bodies import (
     Authorization,
     CreatedTable,
@@ -52,12 +53,17 @@ _STATUS = {
 
 
 async def table_or_404(services: Services, table_id: str) -> Table:
-    """The table, loaded if need be (404: no such table; 503: it is changing servers)."""
+    """The table, loaded if need be (404: no such table; 503: it is changing servers,
+    or the database that would say is not answering)."""
     try:
         table = await services.manager.get(table_id)
     except TableElsewhereError:
         raise HTTPException(
             503, "this table is moving between servers; try again", {"Retry-After": "1"}
+        ) from None
+    except (DatabaseError, StoreTimeoutError):
+        raise HTTPException(
+            503, "the database is not answering; try again in a moment", {"Retry-After": "5"}
         ) from None
     if table is None:
         raise HTTPException(404, f"there is no table {table_id!r}")

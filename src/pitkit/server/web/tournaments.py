@@ -8,23 +8,28 @@ token stays in the page (a fragment is never sent to the server).
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Request
 from fastapi import Path as InPath
-from fastapi.responses import FileResponse, PlainTextResponse
+from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, Field
 
 from pitkit.server.tournaments.online import OnlineTables
 from pitkit.server.tournaments.service import Running, Tournaments
+from pitkit.server.tournaments.shown import Page
 from pitkit.server.web.bodies import Body, bearer
 from pitkit.server.web.guards import Site
+from pitkit.server.web.limits import Buckets
 from pitkit.tournaments.log import OPEN_TABLE, Actor, ForbiddenError, RefusedError
 
 __all__ = ["tournament_routes"]
 
 STATIC = Path(__file__).parent.parent / "static"
+
 
 TournamentId = Annotated[str, InPath(max_length=64)]
 Authorization = Annotated[str | None, Header(max_length=200)]
@@ -86,62 +91,84 @@ class Entered(BaseModel):
     table: OnlineTable | None = None
 
 
-def tournament_routes(tournaments: Tournaments, online: OnlineTables, site: Site) -> APIRouter:
-    """The routes of the tournaments' API and pages."""
+def tournament_routes(
+    tournaments: Tournaments,
+    online: OnlineTables,
+    site: Site,
+    events_an_hour: int,
+) -> APIRouter:
+    """The routes of the tournaments' API and pages; `events_an_hour`: the events one
+    address may open an hour."""
     router = APIRouter()
-    _reading(router, tournaments, site)
+    _reading(router, tournaments, site, events_an_hour)
     _entering(router, tournaments, online, site)
     for path in ("/e/{event_id}", "/e/{event_id}/screen", "/e/{event_id}/print"):
         router.add_api_route(path, _page, include_in_schema=False, methods=["GET"])
     return router
 
 
-def _reading(router: APIRouter, tournaments: Tournaments, site: Site) -> None:
+def _reading(router: APIRouter, tournaments: Tournaments, site: Site, an_hour: int) -> None:
     """The routes that make a tournament and read it: its kinds, its view, its CSV files."""
+    opened = Buckets(an_hour / 3600, an_hour)
 
     @router.get("/api/events/kinds", tags=["events"])
     async def kinds() -> list[dict[str, str]]:
         """The kinds of event the server runs."""
         return [{"kind": k.name, "title": k.title} for k in tournaments.kinds.values()]
 
-    @router.post("/api/events", status_code=201, tags=["events"])
-    async def create(body: CreateEvent, request: Request) -> CreatedEvent:
+    @router.post("/api/events", status_code=201, tags=["events"], response_model=CreatedEvent)
+    async def create(body: CreateEvent, request: Request) -> Response:
         """Open an event; the answer holds the manager's secret link, once."""
+        if not opened.take(request.client.host if request.client else "?"):
+            raise HTTPException(
+                429, f"at most {an_hour} events an hour may be opened from one address"
+            )
         try:
             running, token = await tournaments.create(body.kind, body.name, body.options)
         except RefusedError as exc:
             raise HTTPException(422, str(exc)) from None
         shown = await tournaments.shown(running, Actor("manager"))
-        return CreatedEvent(
-            event=shown, manager=_link(site, request, running, "manager", None, token)
-        )
+        link = _link(site, request, running, "manager", None, token)
+        return _with_event(shown, 201, manager=link.model_dump())
 
-    @router.get("/api/events/{event_id}", tags=["events"])
-    async def read(event_id: TournamentId, authorization: Authorization = None) -> dict[str, Any]:
+    @router.get("/api/events/{event_id}", tags=["events"], response_model=dict[str, Any])
+    async def read(
+        event_id: TournamentId, request: Request, authorization: Authorization = None
+    ) -> Response:
         """The event as the link's role sees it (no link: the public view), with its log."""
         running = await _running_or_404(tournaments, event_id)
         try:
             actor = await tournaments.read(running, bearer(authorization))
         except ForbiddenError as exc:
             raise HTTPException(403, str(exc)) from None
-        return await tournaments.shown(running, actor)
+        page = await tournaments.shown(running, actor)
+        return _sent(page, request, "application/json")
 
     @router.get("/api/events/{event_id}/{file}.csv", tags=["events"])
     async def csv_file(
-        event_id: TournamentId, file: Annotated[str, InPath(max_length=40)]
-    ) -> PlainTextResponse:
+        event_id: TournamentId, file: Annotated[str, InPath(max_length=40)], request: Request
+    ) -> Response:
         """A sheet or the standings as CSV (`sheets`, `standings`; public)."""
         running = await _running_or_404(tournaments, event_id)
         await tournaments.read(running, None)
         files = await tournaments.csv(running)
-        text = files.get(f"{file}.csv")
-        if text is None:
+        page = files.get(f"{file}.csv")
+        if page is None:
             raise HTTPException(404, f"this event has {', '.join(sorted(files))}")
-        return PlainTextResponse(
-            text,
-            media_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{running.id}-{file}.csv"'},
-        )
+        saved = {"Content-Disposition": f'attachment; filename="{running.id}-{file}.csv"'}
+        return _sent(page, request, "text/csv; charset=utf-8", saved)
+
+
+def _sent(
+    page: Page, request: Request, media_type: str, headers: Mapping[str, str] | None = None
+) -> Response:
+    """A kept page as sent: gzipped to a client that takes gzip (only the reader's own
+    end of it is gzipped now: its start was once, for everyone), plain to any other."""
+    headers = {**(headers or {}), "Vary": "Accept-Encoding"}
+    if "gzip" not in request.headers.get("accept-encoding", ""):
+        return Response(page.plain(), media_type=media_type, headers=headers)
+    headers["Content-Encoding"] = "gzip"
+    return Response(page.gzipped(), media_type=media_type, headers=headers)
 
 
 def _entering(
@@ -149,13 +176,15 @@ def _entering(
 ) -> None:
     """The route that makes entries (and opens online tables)."""
 
-    @router.post("/api/events/{event_id}/entries", status_code=201, tags=["events"])
+    @router.post(
+        "/api/events/{event_id}/entries", status_code=201, tags=["events"], response_model=Entered
+    )
     async def enter(
         event_id: TournamentId,
         body: NewEntry,
         request: Request,
         authorization: Authorization = None,
-    ) -> Entered:
+    ) -> Response:
         """Make an entry through a link. 403: the link's role may not; 409: the event
         refuses it (the reason says why); either way nothing changed. An
         ``open_table`` entry opens a pitkit table for a game (`table` in the answer)."""
@@ -176,9 +205,23 @@ def _entering(
         link = None
         if made.link is not None:
             new = made.link
-            link = _link(site, request, running, new.role, new.name, new.token)
+            link = _link(site, request, running, new.role, new.name, new.token).model_dump()
         shown = await tournaments.shown(running, made.actor)
-        return Entered(entry=made.entry.to_json(), event=shown, link=link, table=table)
+        return _with_event(
+            shown,
+            201,
+            entry=made.entry.to_json(),
+            link=link,
+            table=None if table is None else table.model_dump(),
+        )
+
+
+def _with_event(event: Page, status: int, **rest: Any) -> Response:
+    """An answer of `rest` and the event's page (``event``), as JSON: the page goes in
+    as the bytes it was kept as, not read back into Python to be written again."""
+    head = json.dumps(rest, separators=(",", ":")).encode()
+    body = b'{"event":' + event.plain() + (b"," + head[1:] if rest else b"}")
+    return Response(body, status_code=status, media_type="application/json")
 
 
 def _link(

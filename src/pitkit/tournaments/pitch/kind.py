@@ -124,10 +124,15 @@ class PitchKind:
         except ValueError as exc:  # the sheet's refusals
             raise RefusedError(str(exc)) from None
 
-    def view(self, state: PitchTournamentState, actor: Actor) -> dict[str, Any]:
+    def view(self, state: PitchTournamentState) -> dict[str, Any]:
         """The rosters, every Go-Round with its tables and pads, the pending hands
         and open appeals, the misplay register, the standings and the champion."""
-        return views.view(state, actor)
+        return views.view(state)
+
+    def own(self, state: PitchTournamentState, actor: Actor) -> dict[str, Any]:
+        """A judge's or a player's own part (``mine``): their tables now, the pending
+        hands and open appeals there."""
+        return views.own(state, actor)
 
     def csv(self, state: PitchTournamentState) -> dict[str, str]:
         """`pads.csv`: every line of every table's pad; `standings.csv`: each Go-Round's."""

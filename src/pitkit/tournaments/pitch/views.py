@@ -23,10 +23,10 @@ from pitkit.tournaments.pitch.state import (
     standings,
 )
 
-__all__ = ["csv", "view"]
+__all__ = ["csv", "own", "view"]
 
 
-def view(state: PitchTournamentState, actor: Actor) -> dict[str, Any]:
+def view(state: PitchTournamentState) -> dict[str, Any]:
     """The rosters, every Go-Round with its tables and pads, the pending hands
     and open appeals, the misplay register, the standings and the champion."""
     rounds = [_round_json(state, rnd) for rnd in state.rounds]
@@ -55,9 +55,12 @@ def view(state: PitchTournamentState, actor: Actor) -> dict[str, Any]:
             "misplays_to_disqualify": 2,
         },
     }
-    if actor.role in ("judge", "player"):
-        out["mine"] = _mine(state, actor)
     return out
+
+
+def own(state: PitchTournamentState, actor: Actor) -> dict[str, Any]:
+    """A judge's or a player's own part of the view (``mine``); nothing for others."""
+    return {"mine": _mine(state, actor)} if actor.role in ("judge", "player") else {}
 
 
 def _round_json(state: PitchTournamentState, rnd: Round) -> dict[str, Any]:

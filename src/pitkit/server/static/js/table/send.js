@@ -53,6 +53,8 @@ export function requestSync(why) {
 
 /**
  * Send an action. Turn-based games act on the version shown; Pit's market may be older.
+ * It names the seat it is meant for: if the host moved this player meanwhile, the
+ * server refuses it (`seat_changed`) rather than play it in the new seat.
  * @param {string} text
  */
 export function act(text) {
@@ -61,7 +63,7 @@ export function act(text) {
   const id = ++actId;
   S.pending = {id, text, at: Date.now()};
   const version = realtime() ? S.viewVersion : S.version;
-  link.socket.send({type: 'act', action: text, version, id});
+  link.socket.send({type: 'act', action: text, version, seat: S.seat, id});
   draw();
 }
 

@@ -1,0 +1,129 @@
+"""A tournament as its readers are shown it: JSON bytes, built once an entry and kept.
+
+Every reader of a tournament is shown its log and its public view, and a few keys
+of their own: who they are, and for some kinds their own part of the view (a
+Pitch judge's or player's tables, `Kind.own`). A hall's pages poll the same event
+every few seconds, and a big event's view and log are megabytes: so the shared
+part is built once for each last entry, off the event loop, and gzipped once
+(`Packed`); each reading adds its own keys to it, in bytes, and gzips only those
+(`Page`). The CSV files are kept the same way (pages with no end of their own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from pitkit.server.store.storage import json_text
+from pitkit.tournaments.log import Entry
+from pitkit.tournaments.tournament import Tournament
+
+__all__ = ["Packed", "Page", "Shown"]
+
+_GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+"""A gzip member's header: deflate, no name, no time, unknown system (RFC 1952)."""
+
+
+def _json(value: Any) -> bytes:
+    return json_text(value).encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Packed:
+    """The start of a text, plain and deflated: a deflate stream flushed to a byte
+    boundary and left open, so that a `Page` can go on with its own end (RFC 1951
+    lets independent streams follow one another so). `crc` is the CRC-32 of `plain`."""
+
+    plain: bytes
+    deflated: bytes
+    crc: int
+
+    @staticmethod
+    def of(plain: bytes) -> Packed:
+        """`plain`, packed."""
+        packer = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+        deflated = packer.compress(plain) + packer.flush(zlib.Z_SYNC_FLUSH)
+        return Packed(plain, deflated, zlib.crc32(plain))
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One reader's page: the shared start, and the reader's own end."""
+
+    start: Packed
+    end: bytes
+
+    def plain(self) -> bytes:
+        """The page as JSON."""
+        return self.start.plain + self.end
+
+    def gzipped(self) -> bytes:
+        """The page as gzipped JSON: only its own end is deflated now."""
+        packer = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+        deflated = packer.compress(self.end) + packer.flush(zlib.Z_FINISH)
+        crc = zlib.crc32(self.end, self.start.crc)
+        size = len(self.start.plain) + len(self.end)
+        trailer = struct.pack("<II", crc, size & 0xFFFFFFFF)
+        return b"".join((_GZIP_HEADER, self.start.deflated, deflated, trailer))
+
+
+_NOTHING_YET = object()
+
+
+class Shown:
+    """What is kept of one tournament's pages, as of its last entry: the shared
+    start of every page (the log and the public view), and the CSV files. The
+    caller holds the tournament's lock, so that no entry changes it meanwhile."""
+
+    def __init__(self) -> None:
+        self._as_of: object = _NOTHING_YET
+        self._start: Packed | None = None
+        self._csv: dict[str, Page] | None = None
+
+    async def page(self, tournament: Tournament, head: dict[str, Any], own: dict[str, Any]) -> Page:
+        """A reader's page: ``log``, ``view`` (the public view and the reader's `own`
+        keys) and the `head` keys (who the reader is, the event's name...)."""
+        start = await self._shared(tournament)
+        # The start leaves the view open: the reader's own keys go in it (after a
+        # comma, unless the view has no keys: then its start ends with its brace),
+        # then the view is closed, and the head's keys close the page.
+        own_keys = _json(own)[1:-1]
+        if own_keys and not start.plain.endswith(b"{"):
+            own_keys = b"," + own_keys
+        return Page(start, own_keys + b"}," + _json(head)[1:])
+
+    async def csv(self, tournament: Tournament) -> dict[str, Page]:
+        """Every sheet and the standings, as CSV by file name (pages with no own end)."""
+        self._refresh(tournament)
+        if self._csv is None:
+            self._csv = await asyncio.to_thread(_csv_pages, tournament)
+        return self._csv
+
+    async def _shared(self, tournament: Tournament) -> Packed:
+        self._refresh(tournament)
+        if self._start is None:
+            # Off the event loop: a big event's log and view take a while to write.
+            self._start = await asyncio.to_thread(_start_of_pages, tournament)
+        return self._start
+
+    def _refresh(self, tournament: Tournament) -> None:
+        """Forget what was kept if the tournament has another last entry since. (The
+        entry itself, not its number: one taken back may be followed by another.)"""
+        last: Entry | None = tournament.entries[-1] if tournament.entries else None
+        if last != self._as_of:
+            self._as_of, self._start, self._csv = last, None, None
+
+
+def _start_of_pages(tournament: Tournament) -> Packed:
+    """The start every page shares: the log, then the public view, left open."""
+    log = _json(tournament.log())
+    view = _json(tournament.kind.view(tournament.state))
+    return Packed.of(b'{"log":' + log + b',"view":' + view[:-1])
+
+
+def _csv_pages(tournament: Tournament) -> dict[str, Page]:
+    """Every CSV file of the tournament, packed."""
+    return {name: Page(Packed.of(text.encode()), b"") for name, text in tournament.csv().items()}

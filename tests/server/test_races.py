@@ -1,0 +1,160 @@
+"""The two races of play together: a restart during the pause between hands keeps the
+pause, and an action meant for a seat its socket no longer holds (the host moved its
+player) is refused, never played in the new seat."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+from pitkit.server.client import TableClient
+from tests.server.conftest import FAST, ServerThread, run
+
+# Short hands: a Pitty Pat hand that runs four turns is a draw.
+QUICK = {"turn_limit": 4, "hands": 3}
+
+
+async def _play(client: TableClient, until: str) -> dict[str, Any]:
+    """Play `client`'s seat (its first legal move) until a hand ends with the match
+    going on (`until` "hand") or the match is over ("match"): the update that says so."""
+    acted: int | None = None  # the version last acted on, until the table moves on
+    while True:
+        mine = client.seat in client.to_act and client.legal and client.next_hand is None
+        if mine and client.version != acted:
+            act = {"type": "act", "action": client.legal[0], "version": client.version}
+            await client.send(act)
+            acted = client.version
+        message = await client.recv(10)
+        if message["type"] == "error":
+            acted = None
+        elif message["type"] == "update":
+            scored = any(e["type"] == "scores" for e in message["events"])
+            if message["over"] or (until == "hand" and scored):
+                return message
+
+
+def test_a_restart_during_the_pause_keeps_the_pause(tmp_path: Path, database: str) -> None:
+    first = ServerThread(tmp_path / "first", FAST, database=database)
+    try:
+        created = first.create(
+            game="pitty-pat",
+            players=2,
+            seats=[None, "sensible"],
+            rules=QUICK,
+            settings={"bot_delay": 0.01, "next_hand_seconds": 60},
+        )
+        tid, invitation = created["table"]["id"], created["seats"][0]["token"]
+
+        async def until_the_pause() -> tuple[TableClient, int]:
+            ann = TableClient(first.base, tid, invitation)
+            await ann.connect(name="Ann")
+            ended = await _play(ann, "hand")
+            assert ended["next_hand"] is not None and not ended["over"]
+            # The server stops with Ann still there (had she left, the hand would
+            # have started: nobody would be waited for).
+            await asyncio.to_thread(first.stop)
+            await ann.close()
+            return ann, ended["version"]
+
+        ann, version = run(until_the_pause())
+    finally:
+        first.stop()
+
+    again = ServerThread(tmp_path / "again", FAST, database=database)
+    try:
+
+        async def after_the_restart() -> None:
+            back = TableClient(again.base, tid, ann.token)
+            await back.connect(name="Ann")
+            welcome = await back.recv_type("welcome")
+            pause = welcome["next_hand"]
+            assert pause is not None, "the restart started the hand at once"
+            assert 0 < pause["left"] <= 60 and pause["waiting"] == [0]
+            await asyncio.sleep(0.5)
+            assert again.table(tid)["version"] == version  # the bot waits too
+            await back.send({"type": "ready"})
+            while (await back.recv_type("next_hand"))["next_hand"] is not None:
+                pass  # (her coming back was told first)
+            deadline = time.monotonic() + 10
+            while again.table(tid)["version"] == version:  # and the hand goes on
+                if back.seat in back.to_act and back.legal:
+                    act = {"type": "act", "action": back.legal[0], "version": back.version}
+                    await back.send(act)
+                await back.recv(max(0.01, deadline - time.monotonic()))
+            await back.close()
+
+        run(after_the_restart())
+    finally:
+        again.stop()
+
+
+def test_a_page_that_reloads_during_the_pause_keeps_it(server: ServerThread) -> None:
+    """The only person at the table reloads her page during the pause: the hand waits
+    for her still (it starts a moment after the last person leaves, not at once)."""
+    created = server.create(
+        game="pitty-pat",
+        players=2,
+        seats=[None, "sensible"],
+        rules=QUICK,
+        settings={"bot_delay": 0.01, "next_hand_seconds": 60},
+    )
+    tid, invitation = created["table"]["id"], created["seats"][0]["token"]
+
+    async def main() -> None:
+        ann = TableClient(server.base, tid, invitation)
+        await ann.connect(name="Ann")
+        ended = await _play(ann, "hand")
+        await ann.close()
+        again = TableClient(server.base, tid, ann.token)
+        await again.connect(name="Ann")
+        welcome = await again.recv_type("welcome")
+        assert welcome["next_hand"] is not None and welcome["next_hand"]["waiting"] == [0]
+        await asyncio.sleep(2.5)  # longer than the moment the hand waits for nobody
+        assert server.table(tid)["version"] == ended["version"]
+        await again.close()
+
+    run(main())
+
+
+def test_an_action_meant_for_the_old_seat_is_refused_after_a_move(server: ServerThread) -> None:
+    created = server.create(
+        game="pitty-pat", players=2, seats=["open", "open"], rules={"hands": 1, "turn_limit": 4}
+    )
+    tid, host = created["table"]["id"], {"Authorization": f"Bearer {created['host_token']}"}
+    tokens = [s["token"] for s in created["seats"]]
+
+    async def main() -> None:
+        ann, bo = TableClient(server.base, tid, tokens[0]), TableClient(server.base, tid, tokens[1])
+        for client, name in ((ann, "Ann"), (bo, "Bo")):
+            await client.connect(name=name)
+        for client in (ann, bo):
+            await client.recv_type("sync")
+        await asyncio.gather(_play(ann, "match"), _play(bo, "match"))
+        moved = server.http.post(f"/api/tables/{tid}/seats/0/move", json={"to": 1}, headers=host)
+        assert moved.status_code == 200, moved.text
+        assert server.http.post(f"/api/tables/{tid}/rematch", headers=host).status_code == 200
+        for client, seat in ((ann, 1), (bo, 0)):
+            assert (await client.recv_type("welcome"))["seat"] == seat
+            await client.recv_type("sync")
+        # Whoever is to act in the new match: an action meant for their seat before the
+        # move (sent before its page read the welcome) is refused, though it is legal
+        # in the seat they hold now.
+        mover, old = (ann, 0) if 1 in ann.to_act else (bo, 1)
+        stale = {"type": "act", "action": mover.legal[0], "version": mover.version, "seat": old}
+        await mover.send(stale)
+        refused = await mover.recv_type("error")
+        assert refused["code"] == "seat_changed", refused
+        assert refused["reason"] == (
+            "this action was meant for the seat this connection held before the host moved it"
+        )
+        assert server.table(tid)["version"] == 0
+        # Meant for the seat it holds, it is played.
+        meant = {**stale, "seat": mover.seat, "id": 7}
+        await mover.send(meant)
+        assert (await mover.recv_type("ack"))["id"] == 7
+        for client in (ann, bo):
+            await client.close()
+
+    run(main())
