@@ -25,6 +25,7 @@ FAST = Limits(
     burst=100_000,
     bot_actions_per_second=100_000,
     bot_alone_actions_per_second=100_000,
+    commit_gap=0,
     bot_actions_all_per_second=1_000_000,
     requests_per_second=100_000,
     request_burst=100_000,

@@ -39,7 +39,9 @@ def create_app(
     """
     limits = limits or Limits()
     metrics = Metrics()
-    store = Store(database_url, timeout=limits.store_seconds, metrics=metrics)
+    store = Store(
+        database_url, timeout=limits.store_seconds, metrics=metrics, gap=limits.commit_gap
+    )
     manager = Manager(store, limits, metrics, owners_for(database_url))
     tournaments = Tournaments(store, KINDS, limits.entries_per_event)
     online = OnlineTables(tournaments, manager)

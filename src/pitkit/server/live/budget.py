@@ -44,7 +44,8 @@ class BotPace:
         """The pace `limits` set (`Limits.bot_actions_per_second` and the three after it)."""
         return BotPace(
             per_table=limits.bot_actions_per_second,
-            alone=limits.bot_alone_actions_per_second,
+            # Bots alone never move faster than a table's bots may.
+            alone=min(limits.bot_alone_actions_per_second, limits.bot_actions_per_second),
             worker=limits.bot_actions_all_per_second,
             alone_moves=min(limits.match_actions, limits.bot_alone_match_actions),
         )

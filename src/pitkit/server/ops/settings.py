@@ -98,6 +98,10 @@ class Limits:
     """A finished table nobody watches leaves memory after this long (it stays stored)."""
     store_seconds: float = 10.0
     """Longest the server waits for the database before answering an error."""
+    commit_gap: float = 0.005
+    """Seconds at least between the starts of two commits while the database writer is
+    busy: the actions that come meanwhile are stored in the same commit (cheaper), for
+    at most this much more latency (0: commit each as it comes)."""
     handoff_seconds: float = 3.0
     """Longest a worker waits for another to hand over a table the proxy sent it."""
     adopt_seconds: float = 5.0
@@ -168,8 +172,9 @@ links are counted by their tokens whatever the profile; what the hall shares is 
 anonymous work: pages loading (a few dozen files each, often all at once), spectators'
 screens, the organisers opening a table for each game from one laptop."""
 
-_ZERO_MEANS_SOMETHING = frozenset({"next_hand_seconds"})
-"""Limits for which 0 is a choice (no pause between hands); every other is above 0."""
+_ZERO_MEANS_SOMETHING = frozenset({"next_hand_seconds", "commit_gap"})
+"""Limits for which 0 is a choice (no pause between hands, a commit as each action
+comes); every other is above 0."""
 
 
 def limit_values(pairs: Iterable[str]) -> dict[str, Any]:

@@ -321,13 +321,14 @@ class StoreTimeoutError(TimeoutError):
 
 _STOP = object()
 
-COMMIT_GAP = 0.005
-"""Seconds at least between the starts of two commits while the writer is busy. A
-commit costs the writer some 300 µs of CPU however few jobs it holds (SQLite's
-fsync, the driver, waking the event loop), and a busy writer would commit each
-action nearly alone as it comes: waiting this long after the last commit gathers
-those that follow (at 480 actions a second, 1.3 jobs a commit became 2.6, and the
-server's CPU an action fell by a fifth), for at most this much more latency."""
+COMMIT_GAP = 0.0
+"""Seconds at least between the starts of two commits while the writer is busy, unless
+the server sets its own (`Limits.commit_gap`, 5 ms). A commit costs the writer some
+300 µs of CPU however few jobs it holds (SQLite's fsync, the driver, waking the event
+loop), and a busy writer would commit each action nearly alone as it comes: waiting
+after the last commit gathers those that follow (at 480 actions a second, 1.3 jobs a
+commit became 2.6, and the server's CPU an action fell by a fifth), for at most that
+much more latency."""
 
 BUSY_SECONDS = 0.2
 """The writer is busy for this long after a commit that held more than one job (jobs
