@@ -19,28 +19,31 @@ SORTING = 2
 QUICK = {"turn_limit": 4, "hands": 3}
 
 
-async def until_hand_ends(*clients: TableClient) -> dict[str, Any]:
-    """Play the people's seats (each its first legal move, one at a time) until a
-    hand ends and the match goes on: the update that says so, as the first client got it."""
-
-    async def play(client: TableClient) -> dict[str, Any]:
-        acted: int | None = None  # the version last acted on, until the table moves on
-        while True:
-            mine = client.seat in client.to_act and client.legal and client.next_hand is None
-            if mine and client.version != acted:
-                act = {"type": "act", "action": client.legal[0], "version": client.version}
-                await client.send(act)
-                acted = client.version
-            message = await client.recv(10)
-            if message["type"] == "error":
-                acted = None
-            if message["type"] == "update" and any(
-                e["type"] == "scores" for e in message["events"]
-            ):
-                assert not message["over"], "the match ended before a hand did"
+async def play_until(client: TableClient, until: str) -> dict[str, Any]:
+    """Play `client`'s seat (its first legal move) until a hand ends (`until` "hand") or
+    the match is over (either way): the update that says so."""
+    acted: int | None = None  # the version last acted on, until the table moves on
+    while True:
+        mine = client.seat in client.to_act and client.legal and client.next_hand is None
+        if mine and client.version != acted:
+            act = {"type": "act", "action": client.legal[0], "version": client.version}
+            await client.send(act)
+            acted = client.version
+        message = await client.recv(10)
+        if message["type"] == "error":
+            acted = None
+        elif message["type"] == "update":
+            scored = any(e["type"] == "scores" for e in message["events"])
+            if message["over"] or (until == "hand" and scored):
                 return message
 
-    ended = await asyncio.gather(*(play(client) for client in clients))
+
+async def until_hand_ends(*clients: TableClient) -> dict[str, Any]:
+    """Play the people's seats (each its first legal move) until a hand ends and the
+    match goes on: the update that says so, as the first client got it."""
+    ended = await asyncio.gather(*(play_until(client, "hand") for client in clients))
+    for message in ended:
+        assert not message["over"], "the match ended before a hand did"
     return ended[0]
 
 

@@ -7,32 +7,10 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import Any
 
 from pitkit.server.client import TableClient
 from tests.server.conftest import FAST, ServerThread, run
-
-# Short hands: a Pitty Pat hand that runs four turns is a draw.
-QUICK = {"turn_limit": 4, "hands": 3}
-
-
-async def _play(client: TableClient, until: str) -> dict[str, Any]:
-    """Play `client`'s seat (its first legal move) until a hand ends with the match
-    going on (`until` "hand") or the match is over ("match"): the update that says so."""
-    acted: int | None = None  # the version last acted on, until the table moves on
-    while True:
-        mine = client.seat in client.to_act and client.legal and client.next_hand is None
-        if mine and client.version != acted:
-            act = {"type": "act", "action": client.legal[0], "version": client.version}
-            await client.send(act)
-            acted = client.version
-        message = await client.recv(10)
-        if message["type"] == "error":
-            acted = None
-        elif message["type"] == "update":
-            scored = any(e["type"] == "scores" for e in message["events"])
-            if message["over"] or (until == "hand" and scored):
-                return message
+from tests.server.test_pacing import QUICK, play_until
 
 
 def test_a_restart_during_the_pause_keeps_the_pause(tmp_path: Path, database: str) -> None:
@@ -50,7 +28,7 @@ def test_a_restart_during_the_pause_keeps_the_pause(tmp_path: Path, database: st
         async def until_the_pause() -> tuple[TableClient, int]:
             ann = TableClient(first.base, tid, invitation)
             await ann.connect(name="Ann")
-            ended = await _play(ann, "hand")
+            ended = await play_until(ann, "hand")
             assert ended["next_hand"] is not None and not ended["over"]
             # The server stops with Ann still there (had she left, the hand would
             # have started: nobody would be waited for).
@@ -105,7 +83,7 @@ def test_a_page_that_reloads_during_the_pause_keeps_it(server: ServerThread) -> 
     async def main() -> None:
         ann = TableClient(server.base, tid, invitation)
         await ann.connect(name="Ann")
-        ended = await _play(ann, "hand")
+        ended = await play_until(ann, "hand")
         await ann.close()
         again = TableClient(server.base, tid, ann.token)
         await again.connect(name="Ann")
@@ -131,7 +109,7 @@ def test_an_action_meant_for_the_old_seat_is_refused_after_a_move(server: Server
             await client.connect(name=name)
         for client in (ann, bo):
             await client.recv_type("sync")
-        await asyncio.gather(_play(ann, "match"), _play(bo, "match"))
+        await asyncio.gather(play_until(ann, "match"), play_until(bo, "match"))
         moved = server.http.post(f"/api/tables/{tid}/seats/0/move", json={"to": 1}, headers=host)
         assert moved.status_code == 200, moved.text
         assert server.http.post(f"/api/tables/{tid}/rematch", headers=host).status_code == 200
