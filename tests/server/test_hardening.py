@@ -26,6 +26,7 @@ from pitkit.server.live import manager
 from pitkit.server.live.thinking import Thinker
 from pitkit.server.ops.settings import database_url
 from pitkit.server.store import storage
+from pitkit.server.store.storage import Store, StoreTimeoutError, StoreUnsureError
 from tests.server.conftest import FAST, ServerThread, run
 from tests.server.processes import Process, free_port
 
@@ -342,8 +343,9 @@ def test_a_failed_store_leaves_the_table_as_it_was(
 def test_a_hanging_database_gets_an_answer_in_time(
     make_server: Callable[..., ServerThread], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The database takes longer than the server waits: the player hears so at
-    once, and when the write lands after all, the table catches up with it."""
+    """The database takes longer than the server waits while it stores the move: the
+    player hears at once that it may still land (not "nothing changed"), and when the
+    write lands after all, the table catches up with it."""
 
     def hanging(job: Any) -> Any:
         def slow_job(conn: Connection) -> None:
@@ -358,12 +360,39 @@ def test_a_hanging_database_gets_an_answer_in_time(
     _fail_next_step(monkeypatch, hanging, tid)
     start = time.monotonic()
     _, version, answer = _first_move(server, tid, tokens)
-    assert answer["code"] == "server_error" and time.monotonic() - start < 1.4
+    assert answer["code"] == "unconfirmed" and time.monotonic() - start < 1.4
     deadline = time.monotonic() + 10
     while server.table(tid)["version"] != version + 1:  # the late write, taken in
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert server.table(tid)["status"] == "playing"
+
+
+def test_a_write_given_up_before_it_began_never_lands(tmp_path: Path) -> None:
+    """Behind a commit the database hangs on, a caller who gives up is told nothing was
+    stored, and that is true: the writer skips the job. The hanging one may land."""
+    store = Store(f"sqlite:///{tmp_path}/pitkit.db", timeout=0.2)
+    store.start()
+    begun, gate, ran = threading.Event(), threading.Event(), threading.Event()
+    try:
+
+        async def main() -> list[Any]:
+            hanging = asyncio.ensure_future(store.run(lambda _c: begun.set() or gate.wait(10)))
+            assert await asyncio.to_thread(begun.wait, 10)
+            queued = asyncio.ensure_future(store.run(lambda _conn: ran.set()))
+            answers = await asyncio.gather(hanging, queued, return_exceptions=True)
+            gate.set()
+            await store.run(lambda _conn: None)  # the writer is past both
+            return answers
+
+        hung, skipped = asyncio.run(main())
+        assert isinstance(hung, StoreUnsureError)
+        assert isinstance(skipped, StoreTimeoutError)
+        assert not isinstance(skipped, StoreUnsureError)
+        assert not ran.is_set()
+    finally:
+        gate.set()
+        store.close()
 
 
 # -- slow work off the event loop --------------------------------------------------------------

@@ -48,6 +48,8 @@ ERRORS: dict[str, str] = {
     "lost_race": "another action arrived first and the action is no longer legal",
     "not_over": "a rematch can be asked for only once the match is over",
     "server_error": "the server could not store the action; nothing changed",
+    "unconfirmed": "the database is slow to answer: the move may still be stored, and the"
+    " table will show it if it is",
     "closed": "the table is closed: it takes no more moves",
     "bad_chat": "a chat message is 1 to 200 printable characters",
     "no_chat": "spectators do not chat at this table",

@@ -216,15 +216,17 @@ class Steps:
                     table_id, state.number, state.version + 1, seat, str(move), new, outcome
                 )
             )
-        except Exception:
-            # A timed-out write may still land, so the next action first checks what
-            # the database holds, and so does `_check_later` if nobody acts.
+        except Exception as exc:
+            # A write the database was committing when we stopped waiting may still
+            # land, so the next action first checks what the database holds, and so
+            # does `_check_later` if nobody acts. The player is told which it is.
             log.exception("table %s: could not store version %d", table_id, state.version + 1)
             self._undo(before)
             self._verify = True
             if self._recheck is None or self._recheck.done():
                 self._recheck = asyncio.create_task(self._check_later())
-            raise ProtocolError("server_error") from None
+            unsure = isinstance(exc, storage.StoreUnsureError)
+            raise ProtocolError("unconfirmed" if unsure else "server_error") from None
 
     # -- after a failure --------------------------------------------------------------
 

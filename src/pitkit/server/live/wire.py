@@ -86,6 +86,7 @@ ErrorCode = Literal[
     "stale",
     "table_full",
     "too_large",
+    "unconfirmed",
     "unknown_type",
 ]
 """Why a message was refused (docs/protocol.md, "Error codes")."""

@@ -58,6 +58,7 @@ __all__ = [
     "SeatRecord",
     "Store",
     "StoreTimeoutError",
+    "StoreUnsureError",
     "TableRecord",
     "json_text",
     "metadata",
@@ -307,6 +308,8 @@ class _Job:
     loop: asyncio.AbstractEventLoop | None
     abandoned: bool = False
     """Set when the caller stopped waiting: a job not yet begun is then skipped."""
+    begun: bool = False
+    """Set by the writer as it takes the job into a commit (under `Store._claim`)."""
 
 
 DatabaseError = SQLAlchemyError
@@ -315,8 +318,13 @@ catches (the CLI's `db` commands), without importing SQLAlchemy itself."""
 
 
 class StoreTimeoutError(TimeoutError):
-    """The database did not answer in time. The job may still be committed
-    later, unless it had not begun (then it never is)."""
+    """The database did not answer in time, and the job had not begun: it never will,
+    so nothing it would have written is stored."""
+
+
+class StoreUnsureError(StoreTimeoutError):
+    """The database did not answer in time while it was committing the job: the job
+    may still be committed later, or may not. Only the database can tell."""
 
 
 _STOP = object()
@@ -357,6 +365,8 @@ class Store:
         self._last_commit = 0.0
         self._busy_until = 0.0
         self._queue: queue.SimpleQueue[_Job | object] = queue.SimpleQueue()
+        # Settles the race between the writer taking a job and its caller giving up.
+        self._claim = threading.Lock()
         self._thread: threading.Thread | None = None
         self.commits = 0
         self.jobs = 0
@@ -398,13 +408,19 @@ class Store:
             timer.cancel()
 
     def _expire(self, job: _Job) -> None:
-        """`job` took too long: its caller gets `StoreTimeoutError`, and a job not yet
-        begun is skipped."""
+        """`job` took too long. A job not yet begun is skipped, and its caller gets
+        `StoreTimeoutError`; one the database is committing may still land, and its
+        caller gets `StoreUnsureError`."""
         if job.future is None or job.future.done():
             return
-        job.abandoned = True
+        with self._claim:
+            job.abandoned = not job.begun
         self.metrics.store_failures.labels("timeout").inc()
-        job.future.set_exception(StoreTimeoutError("the database did not answer in time"))
+        if job.abandoned:
+            error = StoreTimeoutError("the database did not answer in time; nothing stored")
+        else:
+            error = StoreUnsureError("the database did not answer in time; it may store it")
+        job.future.set_exception(error)
 
     def _run(self) -> None:
         conn = self.engine.connect()
@@ -430,7 +446,10 @@ class Store:
                         stop = True
                         break
                     jobs.append(more)  # type: ignore[arg-type]
-                jobs = [job for job in jobs if not job.abandoned]
+                with self._claim:
+                    jobs = [job for job in jobs if not job.abandoned]
+                    for job in jobs:
+                        job.begun = True
                 if len(jobs) > 1:
                     self._busy_until = self._last_commit + BUSY_SECONDS
                 if jobs:

@@ -47,6 +47,7 @@ _STATUS = {
     "no_match": 409,
     "table_full": 409,
     "server_error": 503,
+    "unconfirmed": 503,
     "closed": 409,
 }
 """The HTTP status of a refusal, by its protocol code (others: 400)."""
