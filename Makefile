@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint test-compiled clean
+.PHONY: run test check lint test-compiled clean
 
 $(BIN)/pitkit: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -11,7 +11,7 @@ $(BIN)/pitkit: pyproject.toml
 	touch $@
 
 $(VENV)/.dev: $(BIN)/pitkit
-	$(BIN)/pip install -q -e '.[dev,postgres,adapters,openspiel,ray]'
+	$(BIN)/pip install -q -e '.[dev,postgres,adapters,openspiel,ray,dataset]'
 	touch $@
 
 run: $(BIN)/pitkit
@@ -59,19 +59,30 @@ test: lint /usr/bin/chromium /usr/lib/postgresql /usr/sbin/haproxy
 	PITKIT_REQUIRE_POSTGRES=1 $(BIN)/pytest -n 2
 	$(MAKE) test-compiled
 
+# A quick look before a commit (docs/testing.md): lint, types and the tests with no
+# server, browser, database server or cluster in them. `make test` stays the whole suite.
+QUICK_TESTS := tests/core tests/games tests/tournaments tests/test_cards.py tests/test_layers.py
+check: lint
+	$(BIN)/pytest -n 2 $(QUICK_TESTS)
+
 # The build `pip install .` makes, with the games' engines compiled by mypyc
-# (hatch_build.py, docs/performance.md), in a venv of its own: every test
-# but the browser's and the server's passes there too (the server is not compiled;
-# it drives the engines through the interface the other tests use).
+# (hatch_build.py, docs/performance.md), in a venv of its own. It runs the tests whose
+# subject runs on the compiled modules: the engines, and the library layers above them
+# (docs/testing.md, "The compiled stage"). Not the server's or the browser's (the server
+# is not compiled, and drives the engines through the interface the others test), nor
+# those that read the source tree (test_layers, test_build). tests/test_build.py checks
+# that every test folder is in one list or the other.
 COMPILED := .venv-compiled
+COMPILED_TESTS := tests/core tests/games tests/play tests/bots tests/adapters tests/arena \
+	tests/tournaments tests/cli tests/examples tests/test_cards.py
 test-compiled: $(VENV)/.dev /usr/lib/postgresql
 	test -x $(COMPILED)/bin/python || $(PYTHON) -m venv $(COMPILED)
-	HATCH_BUILD_NO_HOOKS=true $(COMPILED)/bin/pip install -q '.[dev,postgres,adapters,openspiel,ray]'  # the dependencies
+	HATCH_BUILD_NO_HOOKS=true $(COMPILED)/bin/pip install -q '.[dev,postgres,adapters,openspiel,ray,dataset]'  # the dependencies
 	$(COMPILED)/bin/pip install -q --force-reinstall --no-deps .
 	cd / && $(CURDIR)/$(COMPILED)/bin/python -c \
 		"from importlib import import_module as i; g = 'acepit pit pitch pits pittypat'.split(); \
 		p = [i(f'pitkit.games.{n}.state').__file__ for n in g]; assert all(f.endswith('.so') for f in p), p"
-	$(COMPILED)/bin/pytest -n 2 --ignore=tests/browser --ignore=tests/server
+	$(COMPILED)/bin/pytest -n 2 $(COMPILED_TESTS)
 
 clean:
 	rm -rf $(VENV) $(COMPILED) .mypy_cache .pytest_cache .ruff_cache

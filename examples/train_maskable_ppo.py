@@ -10,7 +10,10 @@ the episodes since the last log go to ``OUT/learning-curve.csv``; at the end
 the model is saved to ``OUT/maskable-ppo-ace-pit.zip`` and the curve is
 plotted to ``OUT/learning-curve.png``. Needs the ``train`` extra.
 
-`examples/ppo_bot.py` measures the saved model in the duplicate arena.
+`examples/ppo_bot.py` measures the saved model in the duplicate arena,
+where it sits by name as any bot does (``examples.ppo_bot:PPOBot``, with
+``PITKIT_PPO_MODEL`` naming the model): ``--opponent`` takes the names
+`pitkit bots ace-pit` lists, installed packages' bots among them.
 """
 
 from __future__ import annotations

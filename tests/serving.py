@@ -13,6 +13,7 @@ import uvicorn
 from pitkit.server import Limits, create_app
 from pitkit.server.ops.settings import database_url
 from pitkit.server.web.guards import server_config
+from tests.waiting import patience
 
 
 class ServingThread:
@@ -38,17 +39,17 @@ class ServingThread:
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + patience(20)
         while not self.server.started:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the test server did not start")
             time.sleep(0.01)
         self.port: int = self.server.servers[0].sockets[0].getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
-        self.http = httpx.Client(base_url=self.base, timeout=10)
+        self.http = httpx.Client(base_url=self.base, timeout=patience(10))
 
     def stop(self) -> None:
         """Stop serving and wait for the thread."""
         self.http.close()
         self.server.should_exit = True
-        self.thread.join(timeout=20)
+        self.thread.join(timeout=patience(20))

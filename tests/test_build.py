@@ -80,3 +80,34 @@ def test_a_failed_compile_builds_a_pure_python_wheel_and_says_why(
     assert work is not None and (work / "pitkit" / "games" / "pit" / "market.py").exists()
     hook.finalize("standard", build_data, str(tmp_path / "pitkit.whl"))
     assert not work.exists()  # the copy of the source is cleaned up
+
+
+# What `make test-compiled` leaves out, and why (docs/testing.md, "The compiled stage").
+NOT_COMPILED = {
+    "tests/browser": "the pages and the server, which is not compiled",
+    "tests/server": "the server, which is not compiled",
+    "tests/test_layers.py": "reads the source tree",
+    "tests/test_build.py": "builds wheels of its own",
+    "tests/extra": "a game for the other tests, no tests of its own",
+}
+
+
+def _make_list(name: str) -> set[str]:
+    """The words of a `NAME := ...` list in the Makefile (with its continued lines)."""
+    text = (ROOT / "Makefile").read_text().replace("\\\n", " ")
+    line = next(line for line in text.splitlines() if line.startswith(f"{name} :="))
+    return set(line.split(":=", 1)[1].split())
+
+
+def test_every_test_folder_is_in_the_compiled_stage_or_said_not_to_be() -> None:
+    """A new folder of tests must be placed: run on the compiled build, or not, and why."""
+    compiled = _make_list("COMPILED_TESTS")
+    tests = ROOT / "tests"
+    found = {
+        f"tests/{p.name}" for p in tests.iterdir() if p.is_dir() and (p / "__init__.py").exists()
+    }
+    found |= {f"tests/{p.name}" for p in tests.glob("test_*.py")}
+    assert compiled.isdisjoint(NOT_COMPILED)
+    assert found == compiled | set(NOT_COMPILED), found ^ (compiled | set(NOT_COMPILED))
+    quick = _make_list("QUICK_TESTS")
+    assert quick <= found  # `make check` names only what exists

@@ -18,6 +18,7 @@ import pytest
 
 from pitkit.server.ops.settings import Limits
 from tests.serving import ServingThread
+from tests.waiting import patience
 
 CHROMIUM = Path(os.environ.get("PITKIT_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -38,9 +39,18 @@ SCREENSHOTS = Path(
 )
 
 try:
-    from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, sync_playwright
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Page,
+        expect,
+        sync_playwright,
+    )
 
     HAVE_PLAYWRIGHT = True
+    # Playwright's `expect` waits 5 s by default: scaled for a busy machine too.
+    expect.set_options(timeout=patience(5_000))
 except ImportError:  # pragma: no cover - the dev extra pins it
     HAVE_PLAYWRIGHT = False
 
@@ -140,7 +150,7 @@ def known_player(ctx: BrowserContext) -> BrowserContext:
 @pytest.fixture
 def context(browser: Browser) -> Iterator[BrowserContext]:
     ctx = known_player(browser.new_context(viewport={"width": 1366, "height": 900}))
-    ctx.set_default_timeout(15_000)
+    ctx.set_default_timeout(patience(15_000))
     yield ctx
     ctx.close()
 

@@ -7,6 +7,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from examples import ppo_bot, train_maskable_ppo
+from pitkit import adapters
 
 
 def test_train_and_evaluate(tmp_path):
@@ -19,15 +20,28 @@ def test_train_and_evaluate(tmp_path):
     assert (tmp_path / "learning-curve.png").stat().st_size > 0
     assert (tmp_path / "learning-curve.csv").read_text().count("\n") == 3
 
-    results = ppo_bot.evaluate(model, ["random"], deals=3, seed=1)
+    model.save(tmp_path / "model.zip")
+    results = ppo_bot.evaluate(tmp_path / "model.zip", ["random"], deals=3, seed=1)
     standing = results["random"]
     assert standing.seats == 6  # three deals, each in both seats
     low, high = standing.ci
     assert 0 <= low <= standing.win_share <= high <= 1
-    # The bot is gone from the game's registry after the arena.
+    # The arena seated it by name: nothing was registered with the game.
     from pitkit import bots, games
 
-    assert ppo_bot.NAME not in bots.names(games.get("ace-pit"))
+    game = games.get("ace-pit")
+    assert ppo_bot.NAME not in bots.names(game)
+    # By that name the arena gets the policy's masked argmax, as the model plays it.
+    with ppo_bot.playing(tmp_path / "model.zip"):
+        bot = bots.make(game, ppo_bot.NAME, 0, imports=True)
+    match = game.new_match(rules=ppo_bot.ONE_HAND, seed=2)
+    seat = next(s for s in range(match.players) if match.legal_actions(s))
+    encoding = adapters.encoding(ppo_bot.ENV)(match.players)
+    mask = encoding.mask(match, seat).astype(bool)
+    expected, _ = model.predict(
+        encoding.observe(match, seat), action_masks=mask, deterministic=True
+    )
+    assert bot.choose(match, seat) == encoding.decode(match, seat, int(expected))
 
 
 def test_training_is_seeded():

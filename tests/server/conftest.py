@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from pitkit.server import Limits
 from pitkit.server.ops.settings import database_url
 from tests.postgres import REQUIRE_ENV, PostgresServer, PostgresUnavailableError
 from tests.serving import ServingThread
+from tests.waiting import wait_until
 
 # Test clients act as fast as they can, and bots as well: far above the limits meant
 # for people and for strangers' bot-only tables.
@@ -53,13 +53,13 @@ class ServerThread(ServingThread):
         return info
 
     def wait_for(self, table_id: str, status: str, timeout: float = 20) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            info = self.table(table_id)
-            if info["status"] == status:
-                return info
-            assert time.monotonic() < deadline, f"table {table_id} is {info['status']}"
-            time.sleep(0.02)
+        """The table's info once its status is `status` (waiting `timeout`, scaled)."""
+        info: dict[str, Any] = wait_until(
+            lambda: (i := self.table(table_id))["status"] == status and i,
+            timeout,
+            f"table {table_id} to be {status}",
+        )
+        return info
 
 
 @pytest.fixture(scope="session")

@@ -46,8 +46,8 @@ class Tally:
     def check(
         self, state: list[int], actor: Actor, type: str, data: Mapping[str, Any], correcting: bool
     ) -> None:
-        if actor.role not in ("manager", "player"):
-            raise ForbiddenError("only the manager and the players")
+        if actor.role not in ("manager", "player", "table"):
+            raise ForbiddenError("only the manager, the players and the online tables")
         if actor.role == "player" and type != "number":
             raise ForbiddenError("players enter numbers")
 
@@ -79,6 +79,9 @@ class Tally:
         raise ForbiddenError("nothing online")
 
     def sync(self, state: list[int], table_id: str, match: Any) -> list[tuple[str, dict[str, Any]]]:
+        return []
+
+    def vacated(self, state: list[int], entry: Entry) -> list[tuple[str, int]]:
         return []
 
 
@@ -164,6 +167,37 @@ def test_corrections_and_voids_replay_the_log(replays: list[int]) -> None:
     assert "only the manager" in _refused(held, judge, "void", corrects=3, error=ForbiddenError)
     assert "players enter numbers" in _refused(held, ann, "add", name="B", error=ForbiddenError)
     assert "public view" in _refused(held, PUBLIC_ACTOR, "number", n=5, error=ForbiddenError)
+
+
+def test_what_an_online_table_entered_only_the_manager_corrects() -> None:
+    # Whatever the kind lets a player or a judge correct, an online table's entry is
+    # what was played there: only the manager's ruling replaces or strikes it.
+    played = Entry(1, 1.0, "table", "t1", "number", {"n": 5})
+    held = Tournament(Tally(), {}, [played])
+    ann = Actor("player", "Ann")
+    why = _refused(held, ann, "number", corrects=1, n=6, error=ForbiddenError)
+    assert why == (
+        "entry #1 was entered by the online table, as played there: "
+        "only the manager may correct it or strike it out"
+    )
+    assert "online table" in _refused(held, ann, "void", corrects=1, error=ForbiddenError)
+    held.enter(MANAGER, "number", {"n": 6}, at=2.0, corrects=1)
+    assert held.state == [6]
+
+
+def test_text_with_a_control_character_is_refused_from_people_only() -> None:
+    held = Tournament(Tally(), {})
+    why = _refused(held, MANAGER, "add", name="Ann\u0000Lee")
+    assert why == (
+        "there is an invisible control character (U+0000) in the name: names and notes "
+        "take printable characters only; type it again without it"
+    )
+    assert "U+202E) in the names" in _refused(held, MANAGER, "add", names=["Ann", "\u202eB"])
+    odd: dict[str, Any] = {"na\u0007me": "Ann"}
+    assert "in a field's name" in _refused(held, MANAGER, "add", **odd)
+    # An online table is not a person: it enters the names on the roster as they are.
+    held.enter(Actor("table", "t1"), "number", {"n": 1, "by": "Old\u0000Name"}, at=1.0)
+    assert held.state == [1]
 
 
 def test_a_new_link_names_someone_who_has_one_and_changes_nothing_else() -> None:

@@ -69,7 +69,8 @@ class PitkitGym(Env[Observation, int]):
             raise ValueError(f"no seat {seat} at a table of {self.encoding.players}")
         self.seat = seat
         self.opponent = opponent or self.game.opponent
-        bot_registry.make(self.game, self.opponent, 0)  # an unknown name fails here
+        # An unknown name fails here; the researcher's own (`module:attr`) are welcome.
+        bot_registry.make(self.game, self.opponent, 0, imports=True)
         self.max_steps = max_steps
         self.metadata = {"render_modes": ["ansi"]}
         self.render_mode = render_mode
@@ -92,7 +93,7 @@ class PitkitGym(Env[Observation, int]):
         while True:
             self._zoo.reset(seed=match_seed)
             self._bots = {
-                s: bot_registry.make(self.game, self.opponent, match_seed + s)
+                s: bot_registry.make(self.game, self.opponent, match_seed + s, imports=True)
                 for s in range(self.encoding.players)
                 if s != self.seat
             }

@@ -5,7 +5,10 @@
 another); without ``--address`` Ray starts on this machine for the run
 alone. Each task is one batch of `pitkit.arena.tournament.MatchSpec` run by
 ``run_matches`` as a Ray task of one CPU; the function goes by name, so
-every node needs the same pitkit installed (docs/cluster.md).
+every node needs the same pitkit installed (docs/cluster.md), and the
+modules of any ``module:attribute`` bot names (`pitkit.bots.agents`): Ray
+puts the folder the run started from on its workers' path, not the rest of
+this process's ``sys.path``.
 """
 
 from __future__ import annotations
@@ -71,7 +74,14 @@ class RayBackend:
             return list(done), list(rest)
 
         for ref in in_flight(tasks, 2 * self._workers, remote.remote, wait_one):
-            result: R = ray.get(ref)
+            try:
+                result: R = ray.get(ref)
+            except ray.exceptions.RayTaskError as exc:
+                # Bad input met in a worker (a bot name its module cannot be imported
+                # for) is raised as the process pool raises it: the error itself.
+                if isinstance(exc.cause, ValueError):
+                    raise exc.cause from None
+                raise
             yield result
 
     def close(self) -> None:

@@ -44,8 +44,10 @@ class LocalBackend:
 
     Workers are started with ``spawn``: each imports pitkit afresh, as a
     cluster worker would, and no lock held by a thread of the parent (the
-    progress bar's) is copied into them. At most two tasks a worker are in
-    flight, so the results stream back while the rest wait their turn.
+    progress bar's) is copied into them; they get this process's ``sys.path``,
+    so a ``module:attribute`` bot that imports here imports there. At most
+    two tasks a worker are in flight, so the results stream back while the
+    rest wait their turn.
     """
 
     def __init__(self, workers: int | None = None) -> None:

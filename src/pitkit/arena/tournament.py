@@ -15,6 +15,11 @@ seeds go with the seats too: whoever sits in seat 2 of a deal gets that
 seat's seed in every seating. Two bots that would play alike (a search bot
 keeping to the heuristic it improves, say) then play the very same game, so
 only the moves where they differ move the result.
+
+Bots go by name, so a schedule is plain data: pitkit's bots, installed
+packages' (``pitkit.bots`` entry points) and ``module:attribute`` names of
+the caller's own bots, which each worker imports for itself
+(`pitkit.bots.agents`: the module must be importable there).
 """
 
 from __future__ import annotations
@@ -127,7 +132,7 @@ def schedule(
     # Refuse a bad table size, bad rules or an unknown bot before anything runs.
     game.new_match(seats, rule_json, 0)
     for name in bot_names:
-        bot_registry.make(game, name, 0)
+        bot_registry.make(game, name, 0, imports=True)
     lineups = tables(bot_names, seats)
     rng = random.Random(seed)
     specs: list[MatchSpec] = []
@@ -164,7 +169,7 @@ def play_spec(spec: MatchSpec) -> tuple[Match[Any, Any], int]:
     chance = DuplicateChance(spec.seed) if spec.duplicate else None
     match = game.new_match(spec.players, spec.rules, spec.seed, chance=chance)
     players = [
-        bot_registry.make(game, name, seed)
+        bot_registry.make(game, name, seed, imports=True)
         for name, seed in zip(spec.seating, spec.bot_seeds, strict=True)
     ]
     return match, play_match(match, players, spec.seed)

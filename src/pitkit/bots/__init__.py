@@ -5,11 +5,20 @@ The generic search bots take a budget in their names: ``search:1s``,
 ``search:2000``, ``search:1s:heuristic`` (tree search, with a rollout
 policy; see `pitkit.bots.search`) and ``rollouts:1s``, ``rollouts:200``
 (the game's heuristic improved by rollouts; see `pitkit.bots.rollouts`).
+
+Bots from outside pitkit go by name too (`pitkit.bots.agents`): installed
+packages offer theirs through the ``pitkit.bots`` entry-point group, and
+``make(game, "my_pkg.agents:MyBot", seed, imports=True)`` imports a bot
+class or factory from any importable module. `pitkit.bots.policy.PolicyBot`
+makes a bot of a policy, a function from an encoded observation and its
+action mask to an action id.
 """
 
 from __future__ import annotations
 
-from pitkit.bots import rollouts
+import functools
+
+from pitkit.bots import agents, rollouts
 from pitkit.bots.playout import RandomBot
 from pitkit.bots.rollouts import RolloutBot
 from pitkit.bots.search import DEFAULT_ITERATIONS, SearchBot
@@ -43,8 +52,13 @@ GENERIC: dict[str, BotInfo] = {
 
 
 def available(game: Game) -> dict[str, BotInfo]:
-    """Every bot that can play `game`: the generic ones, then the game's own."""
-    return {**GENERIC, **game.bots}
+    """Every bot that can play `game`: the generic ones, the game's own, then
+    those of installed packages (`pitkit.bots.agents.installed`) that play it."""
+    found = {**GENERIC, **game.bots}
+    for name, agent in agents.installed().items():
+        if name not in found and agent.plays(game):
+            found[name] = BotInfo(agent.description(), functools.partial(agent.make, game))
+    return found
 
 
 def names(game: Game) -> list[str]:
@@ -52,9 +66,15 @@ def names(game: Game) -> list[str]:
     return list(available(game))
 
 
-def make(game: Game, name: str, seed: int | None = None) -> Bot:
+def make(game: Game, name: str, seed: int | None = None, *, imports: bool = False) -> Bot:
     """A new bot called `name` for `game`; ``search:...`` and ``rollouts:...``
-    names set the search's budget."""
+    names set the search's budget.
+
+    With `imports`, a ``module:attribute`` name (``my_pkg.agents:MyBot``)
+    imports that module and makes the bot class or factory it names
+    (`pitkit.bots.agents`). It runs code, so only the caller's own names
+    may ask for it (the arena, the command line), never a server's players.
+    """
     if name.startswith("rollouts:"):
         return RolloutBot.from_name(name, seed)
     if name.startswith("search:"):
@@ -65,9 +85,15 @@ def make(game: Game, name: str, seed: int | None = None) -> Bot:
                 f"bots are: {', '.join(names(game))}"
             )
         return bot
-    info = available(game).get(name)
-    if info is None:
-        raise UnknownNameError(
-            f"no bot named {name!r} for {game.name}; bots are: {', '.join(names(game))}"
-        )
-    return info.make(seed)
+    info = game.bots.get(name) or GENERIC.get(name)
+    if info is not None:
+        return info.make(seed)
+    agent = agents.installed().get(name)
+    if agent is not None:
+        return agent.make(game, seed)
+    if imports and agents.is_spec(name):
+        return agents.imported(name).make(game, seed)
+    refused = " (a module:attribute name is not taken here)" if agents.is_spec(name) else ""
+    raise UnknownNameError(
+        f"no bot named {name!r} for {game.name}{refused}; bots are: {', '.join(names(game))}"
+    )

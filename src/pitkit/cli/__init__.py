@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -19,6 +20,8 @@ from rich.table import Table
 
 from pitkit import arena, games
 from pitkit import bots as bot_registry
+from pitkit.arena import dataset
+from pitkit.bots.agents import is_spec
 from pitkit.core.actions import Action
 from pitkit.core.errors import IllegalActionError
 from pitkit.core.events import Event, read_log, write_log
@@ -29,6 +32,7 @@ from pitkit.core.state import State
 from pitkit.play import play_turns
 
 if TYPE_CHECKING:
+    from pitkit.arena.tournament import ArenaReport
     from pitkit.server.ops.settings import Limits
     from pitkit.server.store.backup import Summary
 
@@ -120,12 +124,16 @@ def list_bots(game: Annotated[str | None, typer.Argument(help="Only this game.")
     """List the bots that can play each game."""
     table = Table(title="Bots")
     table.add_column("game")
-    table.add_column("bot")
+    table.add_column("bot", overflow="fold")
     table.add_column("how it plays")
     for g in [_game(game)] if game else games.all_games():
         for name, info in bot_registry.available(g).items():
             table.add_row(g.name, name, info.description)
     console.print(table)
+    console.print(
+        "Your own bot: name it as module:attribute (--bots my_pkg.agents:MyBot), "
+        "or install it under the pitkit.bots entry points; see docs/bots.md."
+    )
 
 
 def _new_match(
@@ -137,18 +145,34 @@ def _new_match(
         raise _fail(str(exc)) from None
 
 
-def _seat_bots(game: Game, seating: Sequence[str], seed: int | None) -> list[Bot | None]:
+def _seat_bots(
+    game: Game, seating: Sequence[str], seed: int | None, *, imports: bool = True
+) -> list[Bot | None]:
+    """The bots of a seating (None for a person); `imports`: module:attribute names too."""
+    _importable_here(seating)
     out: list[Bot | None] = []
     for seat, name in enumerate(seating):
         try:
             out.append(
                 None
                 if name == HUMAN
-                else bot_registry.make(game, name, None if seed is None else seed + seat)
+                else bot_registry.make(
+                    game, name, None if seed is None else seed + seat, imports=imports
+                )
             )
         except ValueError as exc:
             raise _fail(str(exc)) from None
     return out
+
+
+def _importable_here(names: Sequence[str]) -> None:
+    """Let module:attribute bot names import modules of the current folder, as
+    ``python -m`` would; after everything else on the path, so nothing installed
+    is shadowed. The process pool's workers inherit the path; Ray's workers
+    get this folder from Ray."""
+    here = os.getcwd()
+    if any(map(is_spec, names)) and here not in sys.path and "" not in sys.path:
+        sys.path.append(here)
 
 
 @app.command()
@@ -182,7 +206,8 @@ def play(
     if game.realtime:
         from pitkit.cli.terminal import play_in_terminal
 
-        _seat_bots(game, seating, seed)  # refuses unknown bot names
+        # Its bots are made by name again in the terminal table, which takes pitkit's names only.
+        _seat_bots(game, seating, seed, imports=False)  # refuses unknown bot names
         play_in_terminal(game, seating, seed, list(option or []), console)
         return
     players = _seat_bots(game, seating, seed)
@@ -297,7 +322,11 @@ def simulate(
     n: Annotated[int, typer.Option("-n", help="Number of matches.", min=1)] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the whole run.")] = 0,
     bots: Annotated[
-        str, typer.Option(help="Bot names, comma-separated, one a seat (repeated as needed).")
+        str,
+        typer.Option(
+            help="Bot names, comma-separated, one a seat (repeated as needed); "
+            "your own as module:attribute."
+        ),
     ] = "random",
     players: Annotated[
         int | None, typer.Option(help="Seats (default: one a bot; the usual number for one bot).")
@@ -368,19 +397,27 @@ def simulate(
                     tally.add(result)
                     decisions += result.decisions
                     hands += result.hands
+    except ValueError as exc:  # met in play: a bot's module a worker lacks, a bad move
+        raise _fail(str(exc)) from None
     finally:
         runner.close()
     elapsed = time.perf_counter() - start
-    table = Table(title=f"{game.title}: {n} matches, {hands} hands")
-    for column in ("bot", "seats played", "win share", "mean place"):
-        table.add_column(column, justify="right" if column != "bot" else "left")
-    for name, count, share, place in tally.rows():
-        table.add_row(name, str(count), f"{share:.1%}", f"{place:.2f}")
-    console.print(table)
+    console.print(_tally_table(f"{game.title}: {n} matches, {hands} hands", tally))
     console.print(
         f"{n / elapsed:,.1f} matches/s, {hands / elapsed:,.1f} hands/s, "
         f"{decisions / elapsed:,.0f} decisions/s ({elapsed:.2f} s)"
     )
+
+
+def _tally_table(title: str, tally: arena.Tally) -> Table:
+    """`simulate`'s table: each bot's seats, win share and mean place."""
+    table = Table(title=title)
+    for column in ("bot", "seats played", "win share", "mean place"):
+        # A module:attribute name is long: folded, never cut short.
+        table.add_column(column, justify="right" if column != "bot" else "left", overflow="fold")
+    for name, count, share, place in tally.rows():
+        table.add_row(escape(name), str(count), f"{share:.1%}", f"{place:.2f}")
+    return table
 
 
 @app.command()
@@ -634,8 +671,9 @@ def arena_command(
     bots: Annotated[
         str,
         typer.Option(
-            help="Bot names, comma-separated (e.g. search:1s,heuristic). Different bots play "
-            "every table they can fill; a name given twice makes one table in that order."
+            help="Bot names, comma-separated (e.g. search:1s,heuristic; your own as "
+            "module:attribute). Different bots play every table they can fill; a name given "
+            "twice makes one table in that order."
         ),
     ],
     n: Annotated[int, typer.Option("-n", help="Matches; with --duplicate, deals.", min=1)] = 100,
@@ -663,6 +701,7 @@ def arena_command(
 
     game = _game(game_name)
     names = [b.strip() for b in bots.split(",") if b.strip()]
+    _importable_here(names)
     try:
         specs = tournament.schedule(
             game,
@@ -687,6 +726,8 @@ def arena_command(
         with Progress(*columns, console=console, transient=True) as progress:
             task = progress.add_task(f"{game.title}, {runner.workers} worker(s)", total=len(specs))
             results = tournament.run(specs, runner, lambda _: progress.advance(task))
+    except ValueError as exc:  # met in play: a bot's module a worker lacks, a bad move
+        raise _fail(str(exc)) from None
     finally:
         runner.close()
     elapsed = time.perf_counter() - start
@@ -705,9 +746,18 @@ def arena_command(
         table=tournament.standings(names, results),
     )
     played = f"{n} deals in every seating, {len(results)} matches" if duplicate else f"{n} matches"
-    table = Table(title=f"{game.title}: {played}, {elapsed:.1f} s")
+    console.print(_standings_table(f"{game.title}: {played}, {elapsed:.1f} s", report))
+    path = json_path or Path(f"arena-{game.name}.json")
+    report.save(path)
+    console.print(f"Results saved to {escape(str(path))}.")
+
+
+def _standings_table(title: str, report: ArenaReport) -> Table:
+    """The arena's table: each bot's rating, win share with its interval, and place."""
+    table = Table(title=title)
     for column in ("bot", "rating", "ordinal", "seats", "win share", "95% CI", "place"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+        # A module:attribute name is long: folded, never cut short.
+        table.add_column(column, justify="left" if column == "bot" else "right", overflow="fold")
     for s in report.table:
         table.add_row(
             escape(s.bot),
@@ -718,10 +768,7 @@ def arena_command(
             f"{s.ci[0] * 100:.1f}-{s.ci[1] * 100:.1f}%",
             f"{s.mean_place:.2f}",
         )
-    console.print(table)
-    path = json_path or Path(f"arena-{game.name}.json")
-    report.save(path)
-    console.print(f"Results saved to {escape(str(path))}.")
+    return table
 
 
 @app.command()
@@ -760,7 +807,8 @@ def proxy(
 
 
 db_app = typer.Typer(
-    help="Back up the server's database to a file, or restore one (SQLite or PostgreSQL).",
+    help="Back up the server's database to a file, restore one (SQLite or PostgreSQL), "
+    "or export the games people played on it.",
     no_args_is_help=True,
 )
 app.add_typer(db_app, name="db")
@@ -858,3 +906,94 @@ def db_restore(
     finally:
         engine.dispose()
     _report(console, f"Restored {file} into {engine.url.render_as_string()}", summary)
+
+
+class GamesFormat(StrEnum):
+    """How `pitkit db export-games` writes the matches."""
+
+    jsonl = "jsonl"
+    parquet = "parquet"
+
+
+@db_app.command("export-games")
+def db_export_games(
+    data: DataFolder = Path("data"),
+    database: DatabaseUrl = None,
+    game: Annotated[str | None, typer.Option(help="Only this game's matches.")] = None,
+    output: Annotated[
+        str, typer.Option(help="The file to write (-: standard output, JSON lines only).")
+    ] = "-",
+    fmt: Annotated[
+        GamesFormat, typer.Option("--format", help="JSON lines, or Parquet (needs pyarrow).")
+    ] = GamesFormat.jsonl,
+    salt: Annotated[
+        str | None,
+        typer.Option(
+            help="The pseudonyms' secret key, 16 characters or more; default: the key "
+            "in DATA/export.key, made at the first export. Keep it secret."
+        ),
+    ] = None,
+) -> None:
+    """Write the finished matches people played, one JSON line a match, for research.
+
+    Every event in full and each match's seed, so each replays exactly; people's
+    names become pseudonyms, the same for a name under the same key; no token, no
+    chat. Only matches that are over, at tables where a person holds a seat.
+    The schema and a loader: docs/learning.md, *Human games as a dataset*.
+    """
+    from pitkit.server.ops.settings import database_url
+    from pitkit.server.store.storage import DatabaseError, finished_matches, make_engine
+
+    out = Console(highlight=False, stderr=True) if output == "-" else console
+    if fmt is GamesFormat.parquet and output == "-":
+        raise _fail("Parquet is written to a file: give --output FILE", out)
+    if database is None and not (data / "pitkit.sqlite3").exists():
+        raise _fail(f"there is no database in {data} (give --data or --database)", out)
+    try:
+        only = None if game is None else games.get(game).name
+        names, keyed = _pseudonyms(data, salt)
+    except (ValueError, OSError) as exc:
+        raise _fail(str(exc), out) from None
+    engine = make_engine(database_url(str(data), database))
+    partial = Path(output).with_name(Path(output).name + ".partial")
+    try:
+        with engine.connect() as conn:
+            records = (dataset.match_record(m, names) for m in finished_matches(conn, only))
+            count = _write_games(records, output, fmt, partial)
+    except (ValueError, OSError, DatabaseError) as exc:
+        if output != "-":
+            partial.unlink(missing_ok=True)
+        raise _fail(str(exc), out) from None
+    finally:
+        engine.dispose()
+    matches = "match" if count == 1 else "matches"
+    where = f"{output} (pseudonyms: {keyed})"
+    out.print(f"Exported {count:,} finished {matches} to {escape(where)}")
+
+
+def _pseudonyms(data: Path, salt: str | None) -> tuple[dataset.Pseudonyms, str]:
+    """The export's pseudonyms, keyed by `salt` or by the data folder's key file (made
+    at the first export), and where the key came from, in words."""
+    if salt is not None:
+        return dataset.Pseudonyms(salt.encode()), "--salt"
+    data.mkdir(parents=True, exist_ok=True)
+    key = data / dataset.KEY_FILE
+    return dataset.Pseudonyms.from_file(key), f"the key in {key}"
+
+
+def _write_games(
+    records: Iterator[dict[str, Any]], output: str, fmt: GamesFormat, partial: Path
+) -> int:
+    """Write `records` to `output` (-: standard output) as `fmt`; how many. A file is
+    written beside it and renamed at the end: a failed export leaves no file."""
+    if output == "-":
+        count = dataset.write_jsonl(records, sys.stdout)
+        sys.stdout.flush()
+        return count
+    if fmt is GamesFormat.parquet:
+        count = dataset.write_parquet(records, partial)
+    else:
+        with partial.open("w", encoding="utf-8") as f:
+            count = dataset.write_jsonl(records, f)
+    partial.replace(output)
+    return count

@@ -90,7 +90,7 @@ class TerminalTable:
         players = [
             None
             if name == HUMAN
-            else bot_registry.make(game, name, None if seed is None else seed + seat)
+            else bot_registry.make(game, name, None if seed is None else seed + seat, imports=True)
             for seat, name in enumerate(seating)
         ]
         self.humans = [seat for seat, bot in enumerate(players) if bot is None]

@@ -23,6 +23,9 @@ __all__ = ["RandomPlayer", "TableClient"]
 class TableClient:
     """One WebSocket connection to a table, as a seat (token) or a spectator."""
 
+    patience = 1.0
+    """A factor on every wait for the server (a test suite on a busy machine raises it)."""
+
     def __init__(
         self, base: str, table_id: str, token: str | None = None, keep_log: bool = True
     ) -> None:
@@ -52,7 +55,9 @@ class TableClient:
         """Open the socket and say hello; with `resume`, from the last version seen;
         with `views`, asking for the seat's view in every update."""
         # Messages are small: compressing each one costs more CPU than it saves.
-        self.ws = await connect(self.url, max_size=2**24, open_timeout=10, compression=None)
+        self.ws = await connect(
+            self.url, max_size=2**24, open_timeout=10 * self.patience, compression=None
+        )
         hello: dict[str, Any] = {"type": "hello", "token": self.token, "name": name}
         if views:
             hello["views"] = True
@@ -66,11 +71,12 @@ class TableClient:
         await self.ws.send(message if isinstance(message, str) else _dumps(message))
 
     async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
-        """The next message, after taking in what it says about the table."""
+        """The next message, after taking in what it says about the table (waiting
+        at most `timeout` times `patience` seconds)."""
         assert self.ws is not None
         # asyncio.timeout, not wait_for: no extra task per message (and on Python 3.11
         # wait_for can swallow a cancellation).
-        async with asyncio.timeout(timeout):
+        async with asyncio.timeout(timeout * self.patience):
             raw = await self.ws.recv(decode=False)  # orjson reads the bytes as they came
         message: dict[str, Any] = _loads(raw)
         if self.keep_log:
@@ -114,9 +120,9 @@ class TableClient:
 
     async def recv_type(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
         """Read messages until one of type `kind`."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + timeout * self.patience
         while True:
-            message = await self.recv(max(0.01, deadline - time.monotonic()))
+            message = await self.recv(max(0.01, deadline - time.monotonic()) / self.patience)
             if message.get("type") == kind:
                 return message
 

@@ -15,11 +15,13 @@ This module does no I/O: the server stores the entries (`pitkit.server`);
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import unicodedata
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 __all__ = [
+    "DIFFERS",
     "NAME_CHARS",
     "NEW_LINK",
     "OPEN_TABLE",
@@ -32,8 +34,11 @@ __all__ = [
     "Online",
     "RefusedError",
     "by_its_table",
+    "check_printable",
+    "control_character",
     "entry_name",
     "replay",
+    "said_by_its_table",
 ]
 
 ROLES = ("manager", "judge", "player", "public", "table")
@@ -126,6 +131,13 @@ OPEN_TABLE = "open_table"
 the server opens the table and writes its id into the entry (``table_id``)."""
 
 
+DIFFERS = "differs"
+"""The entry by which an online table says that a hand on the tournament's sheet is not
+the hand it played (its game's or table's place, the hand's number or pad line,
+``played``, ``sheet`` and a ``note`` in words). It says so once for each version of the
+sheet's hand, and enters no more hands there unless that version is the manager's."""
+
+
 class Kind(Protocol):
     """What a kind of tournament decides: its state, who may enter what, and its views."""
 
@@ -178,7 +190,12 @@ class Kind(Protocol):
 
     def sync(self, state: Any, table_id: str, match: Any) -> list[tuple[str, dict[str, Any]]]:
         """The entries (type, data) that bring the tournament up to date with the match
-        played at its online table `table_id`: the hands not entered yet."""
+        played at its online table `table_id`: the hands not entered yet, once every
+        hand entered agrees with the match (`DIFFERS` entries say where one does not)."""
+
+    def vacated(self, state: Any, entry: Entry) -> list[tuple[str, int]]:
+        """The seats at online tables that `entry` (just made) takes from their
+        holders, as (table id, seat): the server ends their secrets at once."""
 
 
 def by_its_table(actor: Actor, online: str | None, where: str, what: str) -> bool:
@@ -191,6 +208,49 @@ def by_its_table(actor: Actor, online: str | None, where: str, what: str) -> boo
     if actor.role != "table" or online != actor.name:
         raise RefusedError(f"{where} is played online: {what} come from its table")
     return True
+
+
+def said_by_its_table(actor: Actor, online: str | None, where: str) -> None:
+    """ForbiddenError unless `actor` is the online table `online` (a `DIFFERS` entry)."""
+    if actor.role != "table" or online is None or online != actor.name:
+        raise ForbiddenError(f"only the online table of {where} says how its hands were played")
+
+
+def control_character(text: str) -> str | None:
+    """The first control character in `text`, if any: Unicode category C (a control
+    code such as NUL, tab or a line break; an invisible format mark such as a
+    zero-width joiner or a right-to-left override; a surrogate, a private-use or an
+    unassigned code point)."""
+    return next((ch for ch in text if unicodedata.category(ch)[0] == "C"), None)
+
+
+def _texts(data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """Every text in an entry's data, with the field it is in (a field's own name
+    included), at any depth; walked without recursion, however deep."""
+    stack: list[tuple[str, Any]] = [("the entry", data)]
+    while stack:
+        field, value = stack.pop()
+        if isinstance(value, str):
+            yield field, value
+        elif isinstance(value, Mapping):
+            for key, item in reversed(list(value.items())):
+                stack.append((f"the {str(key).replace('_', ' ')}", item))
+                stack.append(("a field's name", str(key)))
+        elif isinstance(value, list | tuple):
+            stack.extend((field, item) for item in reversed(value))
+
+
+def check_printable(data: Mapping[str, Any]) -> None:
+    """RefusedError if any text a person gives in an entry (a name, a note, a table's
+    name, at any depth) holds a control character (`control_character`): such a
+    character cannot be shown, printed or typed again to name the same person."""
+    for field, text in _texts(data):
+        found = control_character(text)
+        if found is not None:
+            raise RefusedError(
+                f"there is an invisible control character (U+{ord(found):04X}) in {field}: "
+                "names and notes take printable characters only; type it again without it"
+            )
 
 
 def entry_name(data: Mapping[str, Any], key: str = "name") -> str:

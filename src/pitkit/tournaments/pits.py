@@ -11,24 +11,26 @@ percentage 100 x points / (2 x hands) over every hand of every game a player
 took part in; the percentage prize needs 4 games of at least 10 hands.
 A game may instead be played online (``open_table`` {game, hands?, bot_delay?},
 by the manager before its first hand; `pitkit.server.tournaments.online`): its pitkit table then
-enters each hand's finishing order (role "table"), and nobody else does.
+enters each hand's finishing order (role "table"), and nobody else does; only the manager
+corrects those, and the table says where the sheet differs from its play (``differs``).
+There, before ten hands, only the manager records a quit and names the replacement.
 The rules themselves are `pitkit.games.pits.sheet`; this module says who may
 enter what.
 """
 
 from __future__ import annotations
 
-import csv as csvlib
-import io
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pitkit.core.export import Cell, csv_text
 from pitkit.games.pits.match import PitsMatch
 from pitkit.games.pits.sheet import MIN_GAMES, MIN_HANDS, Game, ScoreSheet, SheetError, Standing
 from pitkit.games.pits.state import PLAYERS, POINTS
 from pitkit.tournaments.log import (
+    DIFFERS,
     NAME_CHARS,
     OPEN_TABLE,
     Actor,
@@ -38,6 +40,7 @@ from pitkit.tournaments.log import (
     RefusedError,
     by_its_table,
     entry_name,
+    said_by_its_table,
 )
 
 __all__ = ["KIND", "PitsKind", "PitsTournamentState", "TableOfFive", "csv", "view"]
@@ -62,6 +65,10 @@ class PitsTournamentState:
     sheet: ScoreSheet = field(default_factory=ScoreSheet)
     tables: list[TableOfFive] = field(default_factory=list)
     entered: list[list[int]] = field(default_factory=list)  # per game, each hand's entry
+    # per game, the role of who made each hand as it stands (a correction's, if corrected)
+    entered_by: list[list[str]] = field(default_factory=list)
+    # what online tables said differs: (game, hand) -> the sheet's order they saw
+    differs: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)
     sat: dict[str, int] = field(default_factory=dict)  # the last game each sat down at
 
     def game(self, number: Any) -> Game:
@@ -98,11 +105,70 @@ class PitsTournamentState:
         return number if not game.ruled_off and player in game.table else None
 
 
+def _differences(
+    state: PitsTournamentState, number: int, game: Game, played: Sequence[Sequence[int]]
+) -> tuple[list[tuple[str, dict[str, Any]]], bool]:
+    """Where game `number`'s sheet differs from the hands played at its online table
+    (`played`: each hand's finishing order by seat): a `DIFFERS` entry for each hand
+    not said yet, and whether the sheet stands (each such hand is the manager's)."""
+    seat_of = {player: seat for seat, occupants in enumerate(game.seats) for player in occupants}
+    roles = state.entered_by[number - 1]
+    entries: list[tuple[str, dict[str, Any]]] = []
+    stands = True
+    for hand, (order, role, seats) in enumerate(zip(game.hands, roles, played, strict=False), 1):
+        if [seat_of[player] for player in order] == list(seats):
+            continue
+        stands = stands and role == "manager"
+        if state.differs.get((number, hand)) == order:
+            continue
+        sat = {seat_of[player]: player for player in order}
+        as_played = [sat[seat] for seat in seats]
+        then = (
+            "the manager's correction stands"
+            if role == "manager"
+            else "the table enters no more hands until the manager corrects it"
+        )
+        note = (
+            f"hand {hand} of game {number} was played {', '.join(as_played)} (1st to 5th) "
+            f"at the online table, but the sheet says {', '.join(order)}: {then}"
+        )
+        data = {"game": number, "hand": hand, "played": as_played, "sheet": list(order)}
+        entries.append((DIFFERS, {**data, "note": note}))
+    return entries, stands
+
+
 def _names(data: Mapping[str, Any], key: str) -> list[str]:
     value = data.get(key)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise RefusedError(f"give {key} as a list of names")
     return [" ".join(v.split()) for v in value]
+
+
+def _check_player(
+    state: PitsTournamentState, actor: Actor, type: str, data: Mapping[str, Any]
+) -> None:
+    """What a player may enter: the hands of the table they keep the sheet of, and
+    ruling it off after ten; their own quit and signature."""
+    number, game = state.named_game(data)
+    table = state.tables[number - 1]
+    if type == "hand" or type == "rule_off":
+        if table.scorer != actor.name:
+            raise ForbiddenError(f"only the table's scorer ({table.scorer}) or the manager may")
+        if type == "rule_off" and not game.complete:
+            raise ForbiddenError(
+                f"before {MIN_HANDS} hands only the manager may rule the sheet off"
+            )
+        return
+    if data.get("player") != actor.name:
+        raise ForbiddenError("a player may only quit or sign for themselves")
+    online = type == "quit" and table.online is not None
+    if online and (data.get("replacement") is not None or not game.complete):
+        # The replacement gets a seat's secret at the online table: a quitter may
+        # not hand their seat to whom they like.
+        raise ForbiddenError(
+            f"game {number} is played online: before {MIN_HANDS} hands only the manager "
+            "records a quit, and names the replacement who takes the seat"
+        )
 
 
 class PitsKind:
@@ -133,11 +199,17 @@ class PitsKind:
     ) -> None:
         """The manager may do anything; a table's scorer enters and corrects its hands
         and rules it off once it has ten; a player at a table quits it or signs for
-        themselves."""
+        themselves (at a game played online, before ten hands, only the manager
+        records a quit: the replacement takes a seat at the table). An online table
+        enters its game's hands, and says where the sheet differs from its play."""
         if type not in _TYPES:
             raise RefusedError(f"a Pits tournament has no {type!r} entries")
         if correcting and state.game(data.get("game")).ruled_off:
             raise RefusedError("that game's sheet is ruled off: its hands stand as signed")
+        if type == DIFFERS:
+            number = state.named_game(data)[0]
+            said_by_its_table(actor, state.tables[number - 1].online, f"game {number}")
+            return
         if type == "hand" and not correcting:
             online = state.tables[state.named_game(data)[0] - 1].online
             if by_its_table(actor, online, f"game {data.get('game')}", "its hands"):
@@ -146,19 +218,7 @@ class PitsKind:
             return
         if actor.role != "player" or type in ("add_player", "start_game", OPEN_TABLE):
             raise ForbiddenError("only the tournament manager may do this")
-        number = data.get("game")
-        game = state.game(number)
-        assert isinstance(number, int)
-        if type == "hand" or type == "rule_off":
-            if state.tables[number - 1].scorer != actor.name:
-                scorer = state.tables[number - 1].scorer
-                raise ForbiddenError(f"only the table's scorer ({scorer}) or the manager may")
-            if type == "rule_off" and not game.complete:
-                raise ForbiddenError(
-                    f"before {MIN_HANDS} hands only the manager may rule the sheet off"
-                )
-        elif data.get("player") != actor.name:
-            raise ForbiddenError("a player may only quit or sign for themselves")
+        _check_player(state, actor, type, data)
 
     def decide(
         self, state: PitsTournamentState, type: str, data: Mapping[str, Any]
@@ -168,9 +228,8 @@ class PitsKind:
 
     def apply(self, state: PitsTournamentState, entry: Entry) -> None:
         """Apply one entry (RefusedError: the sheet does not allow it)."""
-        data = entry.data
         try:
-            _TYPES[entry.type](state, data, entry.seq)
+            _TYPES[entry.type](state, entry)
         except SheetError as exc:
             raise RefusedError(str(exc)) from None
 
@@ -196,16 +255,33 @@ class PitsKind:
         self, state: PitsTournamentState, table_id: str, match: PitsMatch
     ) -> list[tuple[str, dict[str, Any]]]:
         """Each hand the table has finished and the sheet lacks, with its finishing
-        order named by who sits in each seat now; nothing once the sheet is ruled off."""
+        order named by who sits in each seat now, if every hand on the sheet is the
+        hand played or the manager's correction of it; before them, a `DIFFERS` entry
+        for each hand on the sheet not as played (once for each version of it).
+        Nothing once the sheet is ruled off."""
         found = state.at_table(table_id)
         if found is None or found[1].ruled_off:
             return []
         number, game = found
-        entries = []
-        for hand in range(len(game.hands), len(match.results)):
-            order = [game.table[seat] for seat in match.results[hand].detail["order"]]
+        played = [list(result.detail["order"]) for result in match.results]
+        entries, stands = _differences(state, number, game, played)
+        if not stands:
+            return entries
+        for hand in range(len(game.hands), len(played)):
+            order = [game.table[seat] for seat in played[hand]]
             entries.append(("hand", {"game": number, "hand": hand + 1, "order": order}))
         return entries
+
+    def vacated(self, state: PitsTournamentState, entry: Entry) -> list[tuple[str, int]]:
+        """The quitter's seat, when `entry` is a quit from a game played online: its
+        secret dies at the quit (a stand-in plays it until the replacement sits)."""
+        if entry.type != "quit" or entry.corrects is not None:
+            return []
+        number, game = state.named_game(entry.data)
+        online = state.tables[number - 1].online
+        player = " ".join(str(entry.data.get("player")).split())
+        seats = [seat for seat, occupants in enumerate(game.seats) if player in occupants]
+        return [(online, seats[0])] if online is not None and seats else []
 
     def view(self, state: PitsTournamentState) -> dict[str, Any]:
         """The roster, every game with its hands, and both prize tables."""
@@ -266,35 +342,37 @@ def view(state: PitsTournamentState) -> dict[str, Any]:
 
 
 def csv(state: PitsTournamentState) -> dict[str, str]:
-    """`sheets.csv`: every hand of every game; `standings.csv`: the prize tables."""
-    sheets = io.StringIO()
-    writer = csvlib.writer(sheets)
-    writer.writerow(["game", "table", "hand", "1st", "2nd", "3rd (deals next)", "4th", "5th"])
+    """`sheets.csv`: every hand of every game; `standings.csv`: the prize tables. Every
+    cell is safe to open in a spreadsheet (`export.cell`)."""
+    sheets: list[list[Cell]] = []
     for number, (game, table) in enumerate(zip(state.sheet.games, state.tables, strict=True), 1):
         for index, order in enumerate(game.hands, 1):
-            writer.writerow([number, table.label, index, *order])
+            sheets.append([number, table.label, index, *order])
         status = "signed" if game.confirmed else "ruled off" if game.ruled_off else "open"
         totals = "; ".join(f"{p} {n}" for p, n in game.points.items())
-        writer.writerow([number, table.label, "total", totals, status])
-    standings = io.StringIO()
-    writer = csvlib.writer(standings)
-    writer.writerow(
-        ["rank", "player", "points", "games", "full games", "hands", "percentage", "eligible"]
-    )
-    for line in _ranked(state.sheet.most_points(), lambda s: s.points):
-        writer.writerow(
-            [
-                f"{line['rank']}{'=' if line['tied'] else ''}",
-                line["player"],
-                line["points"],
-                line["games"],
-                line["full_games"],
-                line["hands"],
-                f"{line['percentage']:.1f}",
-                "yes" if line["eligible"] else "no",
-            ]
-        )
-    return {"sheets.csv": sheets.getvalue(), "standings.csv": standings.getvalue()}
+        sheets.append([number, table.label, "total", totals, status])
+    standings: list[list[Cell]] = [
+        [
+            f"{line['rank']}{'=' if line['tied'] else ''}",
+            line["player"],
+            line["points"],
+            line["games"],
+            line["full_games"],
+            line["hands"],
+            f"{line['percentage']:.1f}",
+            "yes" if line["eligible"] else "no",
+        ]
+        for line in _ranked(state.sheet.most_points(), lambda s: s.points)
+    ]
+    return {
+        "sheets.csv": csv_text(
+            ["game", "table", "hand", "1st", "2nd", "3rd (deals next)", "4th", "5th"], sheets
+        ),
+        "standings.csv": csv_text(
+            ["rank", "player", "points", "games", "full games", "hands", "percentage", "eligible"],
+            standings,
+        ),
+    }
 
 
 def _ranked(lines: Sequence[Standing], key: Callable[[Standing], float]) -> list[dict[str, Any]]:
@@ -326,7 +404,8 @@ def _ranked(lines: Sequence[Standing], key: Callable[[Standing], float]) -> list
     return out
 
 
-def _add_player(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
+def _add_player(state: PitsTournamentState, entry: Entry) -> None:
+    data = entry.data
     name = entry_name(data)
     if name.casefold() in state.folded:
         raise RefusedError(f"{name} is on the roster already")
@@ -334,7 +413,8 @@ def _add_player(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -
     state.folded.add(name.casefold())
 
 
-def _start_game(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
+def _start_game(state: PitsTournamentState, entry: Entry) -> None:
+    data = entry.data
     players = _names(data, "players")
     if len(players) != PLAYERS or len(set(players)) != PLAYERS:
         raise RefusedError(f"a game is for {PLAYERS} different players")
@@ -350,13 +430,16 @@ def _start_game(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -
     label = data.get("table")
     if label is not None and (not isinstance(label, str) or len(label) > NAME_CHARS):
         raise RefusedError(f"a table's name has at most {NAME_CHARS} characters")
+    label = " ".join((label or "").split())
     state.sheet.new_game(players)
     state.sat.update(dict.fromkeys(players, len(state.sheet.games)))
     state.tables.append(TableOfFive(label or f"Table {len(state.tables) + 1}", scorer))
     state.entered.append([])
+    state.entered_by.append([])
 
 
-def _hand(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
+def _hand(state: PitsTournamentState, entry: Entry) -> None:
+    data = entry.data
     number, game = state.named_game(data)
     hand = data.get("hand")
     expected = len(game.hands) + 1
@@ -374,7 +457,8 @@ def _hand(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None
             "(one first, one second, the third deals next)"
         )
     game.record_hand(order)
-    state.entered[number - 1].append(seq)
+    state.entered[number - 1].append(entry.seq)
+    state.entered_by[number - 1].append(entry.role)
 
 
 def _offline_game(state: PitsTournamentState, data: Mapping[str, Any]) -> tuple[int, Game]:
@@ -396,7 +480,8 @@ def _hands(data: Mapping[str, Any]) -> int:
     return hands
 
 
-def _open_table(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
+def _open_table(state: PitsTournamentState, entry: Entry) -> None:
+    data = entry.data
     number, _game = _offline_game(state, data)
     _hands(data)
     table_id = data.get("table_id")
@@ -405,7 +490,8 @@ def _open_table(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -
     state.tables[number - 1].online = table_id
 
 
-def _quit(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
+def _quit(state: PitsTournamentState, entry: Entry) -> None:
+    data = entry.data
     number, game = state.named_game(data)
     player = entry_name(data, "player")
     replacement = data.get("replacement")
@@ -425,14 +511,24 @@ def _quit(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None
         state.sat[replacement] = number
 
 
-def _rule_off(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
+def _differs(state: PitsTournamentState, entry: Entry) -> None:
+    number, _game = state.named_game(entry.data)
+    hand, sheet = entry.data.get("hand"), entry.data.get("sheet")
+    if not isinstance(hand, int) or not isinstance(sheet, list):
+        raise RefusedError("the online table names the hand and the sheet's order")
+    state.differs[number, hand] = tuple(sheet)
+
+
+def _rule_off(state: PitsTournamentState, entry: Entry) -> None:
+    data = entry.data
     game = state.game(data.get("game"))
     if game.ruled_off:
         raise RefusedError(f"game {data.get('game')} is ruled off already")
     game.rule_off()
 
 
-def _sign(state: PitsTournamentState, data: Mapping[str, Any], seq: int) -> None:
+def _sign(state: PitsTournamentState, entry: Entry) -> None:
+    data = entry.data
     game = state.game(data.get("game"))
     player = entry_name(data, "player")
     if player in game.signatures:
@@ -448,6 +544,7 @@ _TYPES = {
     "quit": _quit,
     "rule_off": _rule_off,
     "sign": _sign,
+    DIFFERS: _differs,
 }
 
 KIND = PitsKind()

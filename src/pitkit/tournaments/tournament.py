@@ -22,6 +22,7 @@ from pitkit.tournaments.log import (
     ForbiddenError,
     Kind,
     RefusedError,
+    check_printable,
     replay,
 )
 
@@ -61,9 +62,13 @@ class Tournament:
         add it to the log, and return it as it is to be stored. `corrects` names an
         earlier entry it replaces (type "void": strikes it). `decided`: what the
         server decided (a table's id), added to the data beside what the kind
-        decides (`Kind.decide`). RefusedError or ForbiddenError: nothing changed."""
+        decides (`Kind.decide`). RefusedError or ForbiddenError: nothing changed.
+        What a person gives must be printable (`check_printable`); an online table
+        enters names from the roster, as they were taken."""
         if actor.role == "public":
             raise ForbiddenError("the public view cannot make entries")
+        if actor.role != "table":
+            check_printable(data)
         seq = self.last + 1
         if type == NEW_LINK:
             self._check_new_link(actor, data, corrects)
@@ -130,6 +135,13 @@ class Tournament:
             raise RefusedError(f"a {target.type.replace('_', ' ')} entry cannot be corrected")
         if type not in (target.type, "void"):
             raise RefusedError(f"entry #{corrects} is corrected by another {target.type}")
+        if target.role == "table" and actor.role != "manager":
+            # What an online table entered is what was played there: a player's or a
+            # judge's word does not stand against it, the manager's ruling does.
+            raise ForbiddenError(
+                f"entry #{corrects} was entered by the online table, as played there: "
+                "only the manager may correct it or strike it out"
+            )
         self.kind.check(self.state, actor, target.type, target.data, True)
         if type != "void":
             self.kind.check(self.state, actor, type, data, True)

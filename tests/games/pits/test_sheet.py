@@ -105,3 +105,15 @@ def test_exports() -> None:
     assert rows[0][0] == "game" and rows[1][:3] == ["1", "1", "Ann 2"]
     text = sheet.to_text()
     assert "Ann" in text and "not eligible" in text
+
+
+def test_the_sheets_csv_opens_safely_in_a_spreadsheet() -> None:
+    """A player named like a formula is written as text (a quote before it), and the
+    figures stay numbers (docs/tournaments.md, "Safe exports")."""
+    sheet = ScoreSheet()
+    names = ["=HYPERLINK(1)", "+cmd", "@SUM(1+1)", "-1", "Eve"]
+    play_hands(sheet.new_game(names), 2)
+    rows = list(csv.reader(io.StringIO(sheet.to_csv())))
+    players = {r[0] for r in rows[rows.index([]) + 2 :]}
+    assert players == {"'=HYPERLINK(1)", "'+cmd", "'@SUM(1+1)", "'-1", "Eve"}
+    assert all(not c.startswith(("=", "+", "-", "@")) for r in rows for c in r)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pitkit.core.export import Cell, cell
 from pitkit.games.pits.state import PLAYERS, POINTS
 
 __all__ = [
@@ -183,29 +184,24 @@ class ScoreSheet:
         return sorted((s for s in self.standings() if s.eligible), key=lambda s: -s.percentage)
 
     def to_csv(self) -> str:
-        """Every hand of every game: game, hand, then each seat's player and points."""
+        """Every hand of every game: game, hand, then each seat's player and points;
+        then the prize table. Names are made safe to open in a spreadsheet (`cell`)."""
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(["game", "hand", *[f"seat {i + 1}" for i in range(PLAYERS)], "order"])
+
+        def row(values: list[Cell]) -> None:
+            writer.writerow([cell(value) for value in values])
+
+        row(["game", "hand", *[f"seat {i + 1}" for i in range(PLAYERS)], "order"])
         for number, game in enumerate(self.games, 1):
             for index, order in enumerate(game.hands, 1):
                 cells = [f"{p} {POINTS[order.index(p)]}" for p in _seated_at(game, index)]
-                writer.writerow([number, index, *cells, " > ".join(order)])
-        writer.writerow([])
-        writer.writerow(
-            ["player", "games", "full games", "hands", "points", "percentage", "eligible"]
-        )
+                row([number, index, *cells, " > ".join(order)])
+        row([])
+        row(["player", "games", "full games", "hands", "points", "percentage", "eligible"])
         for s in self.most_points():
-            row = [
-                s.player,
-                s.games,
-                s.full_games,
-                s.hands,
-                s.points,
-                f"{s.percentage:.1f}",
-                s.eligible,
-            ]
-            writer.writerow(row)
+            figures: list[Cell] = [s.games, s.full_games, s.hands, s.points, f"{s.percentage:.1f}"]
+            row([s.player, *figures, s.eligible])
         return out.getvalue()
 
     def to_text(self) -> str:

@@ -20,7 +20,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -54,8 +54,10 @@ __all__ = [
     "COMMIT_GAP",
     "ChatRecord",
     "DatabaseError",
+    "FinishedMatch",
     "MatchRecord",
     "SeatRecord",
+    "StepRecord",
     "Store",
     "StoreTimeoutError",
     "StoreUnsureError",
@@ -673,6 +675,79 @@ def read_match_steps(
         )
     ]
     return match.seed, match.ended is not None, steps
+
+
+@dataclass
+class StepRecord:
+    """One stored step: its version, who acted and the action's text (both None for
+    the deal, version 0), and its events in full (`Event.to_json`)."""
+
+    version: int
+    seat: int | None
+    action: str | None
+    events: list[dict[str, Any]]
+
+
+@dataclass
+class FinishedMatch:
+    """A finished match as stored, with its table's game, rules and seats (the seats
+    as they are now: the store keeps no history of who sat where)."""
+
+    table_id: str
+    game: str
+    players: int
+    rules: dict[str, Any]
+    seats: list[SeatRecord]
+    number: int
+    seed: int
+    outcome: dict[str, Any] | None
+    ended: float
+    steps: list[StepRecord]
+
+
+def finished_matches(conn: Connection, game: str | None = None) -> Iterator[FinishedMatch]:
+    """Every finished match (of `game`, or of any) at a table where a person holds a
+    seat (kind "player"), tables oldest first, each table's matches in order. One
+    match's steps are read at a time: iterate inside the connection's use."""
+    people = select(seats_t.c.table_id).where(seats_t.c.kind == "player")
+    query = select(tables_t).where(tables_t.c.id.in_(people))
+    if game is not None:
+        query = query.where(tables_t.c.game == game)
+    for table in conn.execute(query.order_by(tables_t.c.created, tables_t.c.id)).all():
+        seats = [
+            _seat_record(seat)
+            for seat in conn.execute(
+                select(seats_t).where(seats_t.c.table_id == table.id).order_by(seats_t.c.seat)
+            )
+        ]
+        ended = conn.execute(
+            select(matches_t)
+            .where(matches_t.c.table_id == table.id, matches_t.c.ended.is_not(None))
+            .order_by(matches_t.c.number)
+        ).all()
+        for match in ended:
+            yield FinishedMatch(
+                table_id=table.id,
+                game=table.game,
+                players=table.players,
+                rules=json.loads(table.rules),
+                seats=seats,
+                number=match.number,
+                seed=match.seed,
+                outcome=None if match.outcome is None else orjson.loads(match.outcome),
+                ended=match.ended,
+                steps=_step_records(conn, table.id, match.number),
+            )
+
+
+def _step_records(conn: Connection, table_id: str, number: int) -> list[StepRecord]:
+    """A match's steps in full, by version."""
+    rows = conn.execute(
+        select(steps_t.c.version, steps_t.c.seat, steps_t.c.action, steps_t.c.events)
+        .where(steps_t.c.table_id == table_id, steps_t.c.match_no == number)
+        .order_by(steps_t.c.version)
+    )
+    return [StepRecord(r.version, r.seat, r.action, orjson.loads(r.events)) for r in rows]
 
 
 def insert_table(record: TableRecord) -> Callable[[Connection], None]:

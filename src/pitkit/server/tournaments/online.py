@@ -93,6 +93,19 @@ class OnlineTables:
             index = running.kind.seat_at(running.tournament.state, table.id, actor.name)
         return index, await table.give_seat(index, actor.name)
 
+    async def vacate(self, running: Running, made: Made) -> None:
+        """End the secrets of the seats `made` takes from their holders (a player who
+        quit an online game): each seat is reopened at once, a stand-in plays it, and
+        only the seat's next player (named by the manager) takes it again."""
+        async with running.lock:
+            seats = running.kind.vacated(running.tournament.state, made.entry)
+        for table_id, index in seats:
+            table = self.manager.tables.get(table_id)
+            if table is None:  # not loaded on this worker: its seats load from the store
+                log.warning("table %s: seat %d to close is not on this worker", table_id, index)
+                continue
+            await table.set_seat(index, None)
+
     def stepped(self, table: Table) -> None:
         """A step was stored at a tournament's table: sync the tournament (one sync a
         table at a time; steps during a sync call for one more)."""

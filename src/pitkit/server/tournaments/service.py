@@ -40,6 +40,7 @@ from pitkit.tournaments.log import (
     ForbiddenError,
     Kind,
     RefusedError,
+    check_printable,
 )
 from pitkit.tournaments.tournament import Tournament
 
@@ -121,6 +122,7 @@ class Tournaments:
         kind = self.kinds.get(kind_name)
         if kind is None:
             raise RefusedError(f"no kind of event {kind_name!r}; there are {', '.join(self.kinds)}")
+        check_printable({"event_name": name})
         name = " ".join(name.split())
         if not name:
             raise RefusedError("give the event a name")

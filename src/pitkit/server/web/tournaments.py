@@ -198,6 +198,7 @@ def _entering(
                 table = OnlineTable(id=opened.id, url=url, host_token=host)
             else:
                 made = await tournaments.enter(running, token, body.type, body.data, body.corrects)
+                await online.vacate(running, made)
         except ForbiddenError as exc:
             raise HTTPException(403, str(exc)) from None
         except RefusedError as exc:

@@ -41,8 +41,11 @@ from 1). The entries:
 - ``appeal`` {round, table, offender, note?}: a player at the table or its judge.
 - ``rule_misplay`` {appeal, correctable, highest_bid?}, ``dismiss_appeal``
   {appeal}: the table's judge.
+- ``differs`` {round, table, line, played, sheet, note}: an online table, where a
+  line of its pad is not the hand it played (`pitkit.tournaments.log.DIFFERS`).
 
-The manager may make every entry.
+The manager may make every entry but ``differs``; a cut or a line an online
+table entered is corrected by the manager only.
 """
 
 from __future__ import annotations

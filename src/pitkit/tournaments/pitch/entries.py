@@ -11,7 +11,14 @@ from typing import Any
 from pitkit.games.pitch.rules import MAX_BID, MIN_BID
 from pitkit.games.pitch.scoring import score_pad
 from pitkit.games.pitch.sheet import Confirm, Misdeal, Misplay, ScoreSheet
-from pitkit.tournaments.log import OPEN_TABLE, Actor, Entry, RefusedError, entry_name
+from pitkit.tournaments.log import (
+    DIFFERS,
+    OPEN_TABLE,
+    Actor,
+    Entry,
+    RefusedError,
+    entry_name,
+)
 from pitkit.tournaments.pitch.seating import seat_round
 from pitkit.tournaments.pitch.state import (
     FOUND,
@@ -83,11 +90,13 @@ def sheet_of(table: GoRoundTable) -> ScoreSheet:
     return table.sheet
 
 
-def _record(table: GoRoundTable, before: int, seq: int, pad: dict[str, Any] | None = None) -> None:
+def _record(
+    table: GoRoundTable, before: int, entry: Entry, pad: dict[str, Any] | None = None
+) -> None:
     """Note the entry behind the lines an entry added to the table's sheet."""
     assert table.sheet is not None
     for _ in range(before, len(table.sheet.entries)):
-        table.lines.append(Line(seq, pad))
+        table.lines.append(Line(entry.seq, pad, role=entry.role))
 
 
 # -- the entries -----------------------------------------------------------------------
@@ -195,7 +204,7 @@ def _hand(state: PitchTournamentState, entry: Entry) -> None:
     sheet.record_hand(result)
     pad = {key: data.get(key) for key in PAD}
     pad["trump"] = result.trump.letter
-    _record(table, before, entry.seq, pad)
+    _record(table, before, entry, pad)
 
 
 def _confirm(state: PitchTournamentState, entry: Entry) -> None:
@@ -234,7 +243,7 @@ def _misdeal(state: PitchTournamentState, entry: Entry) -> None:
         raise RefusedError(f"a misdeal is found {', '.join(FOUND)}, not {found!r}")
     before = len(sheet.entries)
     sheet.rule(Misdeal(found, _signed(state, entry.actor, data, needed=False)))
-    _record(table, before, entry.seq)
+    _record(table, before, entry)
 
 
 def _appeal(state: PitchTournamentState, entry: Entry) -> None:
@@ -290,7 +299,7 @@ def _rule_misplay(state: PitchTournamentState, entry: Entry) -> None:
     seat = table.seat(appeal.offender)
     before = len(sheet.entries)
     done = sheet.rule(Misplay(seat, correctable, highest, judge=initials))
-    _record(table, before, entry.seq)
+    _record(table, before, entry)
     rnd = state.rounds[table.round - 1]
     out = seat in sheet.disqualified
     state.register.append(
@@ -340,6 +349,14 @@ def _open_table(state: PitchTournamentState, entry: Entry) -> None:
     table.online = table_id
 
 
+def _differs(state: PitchTournamentState, entry: Entry) -> None:
+    table = state.table(entry.data)
+    line, sheet = entry.data.get("line"), entry.data.get("sheet")
+    if not isinstance(line, int) or not isinstance(sheet, dict):
+        raise RefusedError("the online table names the pad's line and what the pad says")
+    state.differs[table.round, table.number, line] = dict(sheet)
+
+
 def _dismiss_appeal(state: PitchTournamentState, entry: Entry) -> None:
     appeal, _table = _ruled(state, entry.data)
     appeal.status, appeal.ruling = "dismissed", entry.seq
@@ -358,4 +375,5 @@ TYPES: dict[str, Callable[[PitchTournamentState, Entry], None]] = {
     "rule_misplay": _rule_misplay,
     "dismiss_appeal": _dismiss_appeal,
     OPEN_TABLE: _open_table,
+    DIFFERS: _differs,
 }

@@ -8,7 +8,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pitkit.games.pitch.match import PitchMatch
+from pitkit.games.pitch.scoring import HandResult
 from pitkit.tournaments.log import (
+    DIFFERS,
     OPEN_TABLE,
     Actor,
     Entry,
@@ -16,6 +18,7 @@ from pitkit.tournaments.log import (
     Online,
     RefusedError,
     by_its_table,
+    said_by_its_table,
 )
 from pitkit.tournaments.pitch import views
 from pitkit.tournaments.pitch.entries import TYPES, offline_table, sheet_of
@@ -88,6 +91,10 @@ class PitchKind:
             raise RefusedError(f"a Pitch tournament has no {type!r} entries")
         if correcting:
             _check_correction(state, type, data)
+        if type == DIFFERS:
+            spot = state.table(data)
+            said_by_its_table(actor, spot.online, spot.label)
+            return
         if type in _FROM_TABLE and not correcting:
             table = state.table(data)
             if by_its_table(actor, table.online, table.label, "its cut and its hands"):
@@ -159,35 +166,88 @@ class PitchKind:
         self, state: PitchTournamentState, table_id: str, match: PitchMatch
     ) -> list[tuple[str, dict[str, Any]]]:
         """The cut once the table has cut for the deal, then each hand the table
-        has scored that the pad lacks, as the dealer would record it (topic 35)."""
+        has scored that the pad lacks, as the dealer would record it (topic 35), if
+        every hand on the pad is the hand played or the manager's correction of it;
+        before them, a `DIFFERS` entry for each hand on the pad not as played (once
+        for each version of it)."""
         table = state.at_table(table_id)
         if table is None:
             return []
         where = {"round": table.round, "table": table.number}
         names = table.players
+        results = [done.result for done in match.sheet.entries if done.result is not None]
+        pads = [_pad(result, names) for result in results]
         if table.sheet is None:
             cut = ("cut", {**where, "dealer": names[match.sheet.first_dealer]})
-            return [cut, *self._hands(where, names, match, 0, 1)]
-        scored = sum(1 for done in table.sheet.entries if done.kind == "hand")
-        return self._hands(where, names, match, scored, len(table.sheet.entries) + 1)
+            return [cut, *_hands(where, pads, 1)]
+        entries, stands, scored = _differences(state, table, pads)
+        if not stands:
+            return entries
+        return [*entries, *_hands(where, pads[scored:], len(table.sheet.entries) + 1)]
 
-    @staticmethod
-    def _hands(
-        where: Mapping[str, Any], names: Sequence[str], match: PitchMatch, skip: int, line: int
-    ) -> list[tuple[str, dict[str, Any]]]:
-        """The pad lines of the match's scored hands after the first `skip`, from `line`."""
-        results = [done.result for done in match.sheet.entries if done.result is not None]
-        entries = []
-        for result in results[skip:]:
-            won = {award.point: award.credited for award in result.awards}
-            pad: dict[str, Any] = {
-                point: names[won[point][0]] if won[point] else None
-                for point in ("high", "low", "jack", "game")
-            }
-            pad.update(bid=result.bid, pitcher=names[result.pitcher], trump=result.trump.letter)
-            entries.append(("hand", {**where, "line": line, **pad}))
-            line += 1
-        return entries
+    def vacated(self, state: PitchTournamentState, entry: Entry) -> list[tuple[str, int]]:
+        """None: nobody leaves a Pitch table's seat by an entry."""
+        return []
+
+
+def _pad(result: HandResult, names: Sequence[str]) -> dict[str, Any]:
+    """A scored hand of the match as its dealer writes it on the pad."""
+    won = {award.point: award.credited for award in result.awards}
+    pad: dict[str, Any] = {
+        point: names[won[point][0]] if won[point] else None
+        for point in ("high", "low", "jack", "game")
+    }
+    pad.update(bid=result.bid, pitcher=names[result.pitcher], trump=result.trump.letter)
+    return pad
+
+
+def _hands(
+    where: Mapping[str, Any], pads: Sequence[Mapping[str, Any]], line: int
+) -> list[tuple[str, dict[str, Any]]]:
+    """The `hand` entries of the pads, from pad line `line`."""
+    return [("hand", {**where, "line": line + n, **pad}) for n, pad in enumerate(pads)]
+
+
+def _words(pad: Mapping[str, Any] | None) -> str:
+    """A pad line in words: "Ann bid 3 in H; high Ann, low Bob, jack -, game Cat"."""
+    pad = pad or {}
+    won = ", ".join(f"{point} {pad.get(point) or '-'}" for point in ("high", "low", "jack", "game"))
+    return f"{pad.get('pitcher')} bid {pad.get('bid')} in {pad.get('trump')}; {won}"
+
+
+def _differences(
+    state: PitchTournamentState, table: GoRoundTable, pads: Sequence[Mapping[str, Any]]
+) -> tuple[list[tuple[str, dict[str, Any]]], bool, int]:
+    """Where the table's pad differs from the hands played at its online table: a
+    `DIFFERS` entry for each line not said yet, whether the pad stands (each such
+    line is the manager's), and how many scored hands the pad holds."""
+    assert table.sheet is not None
+    hands = [
+        (done.line, meta)
+        for done, meta in zip(table.sheet.entries, table.lines, strict=True)
+        if done.kind == "hand"
+    ]
+    entries: list[tuple[str, dict[str, Any]]] = []
+    stands = True
+    for (line, meta), pad in zip(hands, pads, strict=False):
+        if meta.pad == pad:
+            continue
+        stands = stands and meta.role == "manager"
+        if state.differs.get((table.round, table.number, line)) == meta.pad:
+            continue
+        then = (
+            "the manager's correction stands"
+            if meta.role == "manager"
+            else "the table enters no more hands until the manager corrects it"
+        )
+        note = (
+            f"line {line} of {table.label}'s pad was played {_words(pad)} at the online "
+            f"table, but the pad says {_words(meta.pad)}: {then}"
+        )
+        where = {"round": table.round, "table": table.number, "line": line}
+        data = {**where, "played": dict(pad), "sheet": dict(meta.pad or {}), "note": note}
+        entries.append((DIFFERS, data))
+    return entries, stands, len(hands)
 
 
 def _check_judge(actor: Actor, type: str, table: GoRoundTable, correcting: bool) -> None:

@@ -63,6 +63,7 @@ class Line:
     pad: dict[str, Any] | None = None
     confirmed: int | None = None  # the confirming entry
     confirmed_by: str | None = None  # who confirmed: "judge Jo", "the manager"
+    role: str = ""  # who made it as it stands (a correction's role, if corrected)
 
 
 @dataclass
@@ -161,6 +162,8 @@ class PitchTournamentState:
     appeals: list[Appeal] = field(default_factory=list)
     register: list[dict[str, Any]] = field(default_factory=list)
     disqualified: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # what online tables said differs: (round, table, line) -> the sheet's pad they saw
+    differs: dict[tuple[int, int, int], dict[str, Any]] = field(default_factory=dict)
 
     def round(self, number: Any) -> Round:
         """Go-Round `number` (from 1), or RefusedError."""

@@ -5,12 +5,11 @@ the pads and standings as CSV.
 
 from __future__ import annotations
 
-import csv as csvlib
-import io
 import re
 from collections.abc import Sequence
 from typing import Any
 
+from pitkit.core.export import Cell, csv_text
 from pitkit.games.pitch.rules import TOURNAMENT_DEALS
 from pitkit.tournaments.log import Actor
 from pitkit.tournaments.pitch.state import (
@@ -102,15 +101,14 @@ _PADS_HEADER = (
 
 
 def csv(state: PitchTournamentState) -> dict[str, str]:
-    """`pads.csv`: every line of every table's pad; `standings.csv`: each Go-Round's."""
-    pads = io.StringIO()
-    writer = csvlib.writer(pads)
-    writer.writerow(_PADS_HEADER)
+    """`pads.csv`: every line of every table's pad; `standings.csv`: each Go-Round's.
+    Every cell is safe to open in a spreadsheet (`export.cell`)."""
+    pads: list[list[Cell]] = []
     for rnd in state.rounds:
         for table in rnd.tables:
             for line in _lines(table):
                 pad = line["pad"] or {}
-                writer.writerow(
+                pads.append(
                     [
                         rnd.number,
                         table.number,
@@ -127,23 +125,25 @@ def csv(state: PitchTournamentState) -> dict[str, str]:
                         line["note"],
                     ]
                 )
-    standing = io.StringIO()
-    writer = csvlib.writer(standing)
-    writer.writerow(["round", "place", "player", "table", "points", "misplays", "status"])
-    for rnd in state.rounds:
-        for line in standings(state, rnd):
-            writer.writerow(
-                [
-                    rnd.number,
-                    f"{line['place']}{'' if line['final'] else ' (so far)'}",
-                    line["player"],
-                    line["table"],
-                    line["points"],
-                    line["misplays"],
-                    line["status"],
-                ]
-            )
-    return {"pads.csv": pads.getvalue(), "standings.csv": standing.getvalue()}
+    standing: list[list[Cell]] = [
+        [
+            rnd.number,
+            f"{line['place']}{'' if line['final'] else ' (so far)'}",
+            line["player"],
+            line["table"],
+            line["points"],
+            line["misplays"],
+            line["status"],
+        ]
+        for rnd in state.rounds
+        for line in standings(state, rnd)
+    ]
+    return {
+        "pads.csv": csv_text(_PADS_HEADER, pads),
+        "standings.csv": csv_text(
+            ["round", "place", "player", "table", "points", "misplays", "status"], standing
+        ),
+    }
 
 
 _SEATS = re.compile(r"\bseats \[([\d, ]*)\]")

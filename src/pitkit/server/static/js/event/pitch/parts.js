@@ -448,6 +448,7 @@ export function describeAll(log) {
       case 'open_table': text = `put ${at(d)} at an online table`; break;
       case 'new_link': text = `gave ${d.name} a new link; the old one stopped working`; break;
       case 'void': text = 'struck the entry out'; break;
+      case 'differs': text = `the online table found its play differs from the sheet: ${d.note}`; break;
       default: text = e.type.replaceAll('_', ' ');
     }
     words.set(e.seq, text);

@@ -157,6 +157,13 @@ export function quitForm(ctx, g, who = null) {
   const free = freePlayers(v);
   const replacement = String(ctx.forms[`${key}:by`] || '');
   const needs = !g.complete;
+  if (who && needs && g.online) {
+    // At an online table the manager records a quit before the last hand, and names
+    // who takes the seat: the quitter's seat closes at once (a stand-in plays it).
+    return h('div', {class: 'entry-form', 'data-form': 'quit', 'data-game': g.game},
+      h('h4', {}, 'Quit this game'),
+      h('p', {class: 'note'}, `This game is played online: ask the manager to record your quit. They choose who takes your seat, and a bot plays it meanwhile.`));
+  }
   /** @type {import('../../dom.js').Child[]} */
   const fields = [];
   if (!who) {

@@ -267,6 +267,7 @@ export function describeAll(log) {
       case 'sign': text = e.role === 'player' && e.author === d.player ? `signed the sheet of game ${d.game}` : `signed the sheet of game ${d.game} for ${d.player}`; break;
       case 'new_link': text = `gave ${d.name} a new link; the old one stopped working`; break;
       case 'void': text = 'struck the entry out'; break;
+      case 'differs': text = `the online table found its play differs from the sheet: ${d.note}`; break;
       default: text = e.type.replaceAll('_', ' ');
     }
     words.set(e.seq, text);
