@@ -7,12 +7,15 @@ import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
 
-from tests.browser.conftest import SCREENSHOTS, ServerThread
+from tests.browser.conftest import SCREENSHOTS, ServerThread, known_player
+from tests.waiting import patience
+
+T = TypeVar("T")
 
 # The simplest legal move, in order: a completed selection (gold button), a
 # highlighted card, then any other action button the page offers.
@@ -21,9 +24,63 @@ PLAYABLE = "#hand .card.playable"
 BUTTON = "button.act:not(.try):enabled"
 
 
+def new_context(browser: Browser, *, known: bool = False, **options: Any) -> BrowserContext:
+    """A browser context of a test's own, waiting as long as the `context` fixture's
+    (scaled for a busy machine); `known`: it knows its player's name (`known_player`)."""
+    ctx = browser.new_context(**options)
+    ctx.set_default_timeout(patience(15_000))
+    return known_player(ctx) if known else ctx
+
+
+def poll(page: Page, check: Callable[[], T], seconds: float, what: str, every: int = 50) -> T:
+    """`tests.waiting.wait_until` with a page open: call `check` until it returns something
+    true, and return that; between calls the page's events go on (every `every` ms)."""
+    deadline = time.monotonic() + patience(seconds)
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"waited {patience(seconds):.1f} s for {what}"
+        page.wait_for_timeout(every)
+
+
+# Settled: where things are (the page's scrolling and size, the table's main parts and
+# the cards in the hand, which slide in) has not changed for a few looks in a row. What
+# only glows (a seat's plate) or comes and goes in the middle of the table (Pit's
+# offers, a bot's move at any moment) is left out: the table never waits for those.
+_SETTLED = """() => {
+  const layout = document.querySelector('.layout');
+  const root = document.documentElement;
+  const parts = [scrollX, scrollY, layout ? layout.scrollTop : 0, root.scrollWidth,
+    root.scrollHeight];
+  const where = 'main, .topbar, #felt, #hand, #hand .card, #actions, .seat, #dialog';
+  for (const el of document.querySelectorAll(where)) {
+    const r = el.getBoundingClientRect();
+    parts.push(r.x, r.y, r.width, r.height);
+  }
+  const now = parts.join();
+  const seen = window.__settled || {now: '', looks: 0};
+  window.__settled = {now, looks: seen.now === now ? seen.looks + 1 : 0};
+  return window.__settled.looks >= 4;
+}"""
+
+
+def settle(page: Page) -> None:
+    """Wait until the page's last redraw has settled (`_SETTLED`), instead of a fixed pause."""
+    page.evaluate("delete window.__settled")
+    page.wait_for_function(_SETTLED, polling=25, timeout=patience(10_000))
+
+
 def wait_state(page: Page, state: str, timeout: float = 20) -> None:
     """Wait until the table's status (waiting, playing, over) is `state`."""
-    page.wait_for_selector(f"body[data-state={state}]", timeout=timeout * 1000)
+    page.wait_for_selector(f"body[data-state={state}]", timeout=patience(timeout) * 1000)
+
+
+def status(server: ServerThread, table_id: str) -> str:
+    """The table's status (waiting, playing, over, closed), as the API says it."""
+    response = server.http.get(f"/api/tables/{table_id}")
+    assert response.status_code == 200, response.text
+    return str(response.json()["status"])
 
 
 def my_turn(page: Page) -> bool:
@@ -31,15 +88,27 @@ def my_turn(page: Page) -> bool:
     return bool(page.locator("body[data-turn=me][data-busy=false][data-conn=open]").count())
 
 
+# The end-of-hand window is closed, or this player is ready and others are awaited
+# (its button then says "Continue", which closes it).
+_SUMMARY_DONE = """() => {
+  const dialog = document.querySelector('#dialog[open][data-kind=summary]');
+  if (!dialog) return true;
+  const button = dialog.querySelector('.dialog-buttons .primary');
+  return !!dialog.querySelector('.next-hand-waiting')
+    && !!button && !button.textContent.startsWith('Ready');
+}"""
+
+
 def close_summary(page: Page) -> bool:
     """Close an end-of-hand summary, if one is open: its main button says this player
     is ready for the next hand, and the window closes when that hand starts (which
-    may be before the click lands; with other people to wait for, later)."""
+    may be before the click lands). With other people still to be ready, it waits no
+    longer than the page takes to say so: the next call closes it ("Continue")."""
     dialog = page.locator("#dialog[open][data-kind=summary]")
     if dialog.count():
         with contextlib.suppress(PlaywrightError):
-            dialog.locator(".dialog-buttons .primary").click(timeout=2000)
-            dialog.wait_for(state="detached", timeout=5000)
+            dialog.locator(".dialog-buttons .primary").click(timeout=patience(2000))
+            page.wait_for_function(_SUMMARY_DONE, timeout=patience(5000))
         return True
     return False
 
@@ -55,9 +124,9 @@ def click_simplest(page: Page) -> str | None:
         if found.count():
             first = found.first
             try:
-                label = first.get_attribute("data-action", timeout=2000)
-                label = label or first.get_attribute("data-card", timeout=2000) or ""
-                first.click(timeout=3000)
+                label = first.get_attribute("data-action", timeout=patience(2000))
+                label = label or first.get_attribute("data-card", timeout=patience(2000)) or ""
+                first.click(timeout=patience(3000))
             except PlaywrightError:
                 return None
             return label
@@ -75,14 +144,15 @@ def play_until_over(
 
     `shot` = (name, n): save docs/screenshots/<name>.png at the n-th turn, before clicking.
     `pause`: seconds between clicks, as a quick person (more in real-time Pit).
+    `timeout`: seconds on a quiet machine (scaled for this one).
     """
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + patience(timeout)
     clicks = 0
     turns = 0
     while not page.locator("body[data-state=over]").count():
         assert time.monotonic() < deadline, "the match did not end in time"
         if close_summary(page) or not my_turn(page):
-            page.wait_for_timeout(30)
+            page.wait_for_timeout(30)  # a look again soon, within the deadline
             continue
         turns += 1
         if shot is not None and turns == shot[1]:
@@ -93,6 +163,8 @@ def play_until_over(
                 continue
         if click_simplest(page) is not None:
             clicks += 1
+        # Kept: the player's pace is what this plays at (Pit's bots trade in real time
+        # against it), not a guess at how long anything takes; the loop has a deadline.
         page.wait_for_timeout(int(pause * 1000))
     return clicks
 
@@ -101,7 +173,7 @@ def screenshot(page: Page, name: str, full_page: bool = True) -> Path:
     """Save the page as docs/screenshots/<name>.png (after the last redraw settles):
     the whole page, or with `full_page=False` only what the screen shows."""
     page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(350)
+    settle(page)
     path = SCREENSHOTS / f"{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), full_page=full_page)

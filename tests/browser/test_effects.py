@@ -6,13 +6,15 @@ oscillator the page starts, and every animation it runs on the felt."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import ServerThread, known_player
-from tests.browser.helpers import click_simplest, my_turn, screenshot, wait_state
+from tests.browser.conftest import ServerThread
+from tests.browser.helpers import click_simplest, my_turn, new_context, screenshot, wait_state
+from tests.waiting import patience
 
 _COUNT = """(() => {
   window.heard = 0;
@@ -34,13 +36,12 @@ _ANIMATIONS = "Short animations of plays, trades and tricks"
 
 
 def _context(browser: Browser, reduced: bool) -> BrowserContext:
-    ctx = known_player(
-        browser.new_context(
-            viewport={"width": 1366, "height": 900},
-            reduced_motion="reduce" if reduced else "no-preference",
-        )
+    ctx = new_context(
+        browser,
+        known=True,
+        viewport={"width": 1366, "height": 900},
+        reduced_motion="reduce" if reduced else "no-preference",
     )
-    ctx.set_default_timeout(15_000)
     ctx.add_init_script(_COUNT)
     return ctx
 
@@ -62,13 +63,12 @@ def reduced(browser: Browser) -> Iterator[BrowserContext]:
 def _play(page: Page, moves: int) -> None:
     """Make `moves` moves by clicking, waiting for the bot's answer in between."""
     made = 0
-    for _ in range(400):
-        if made >= moves:
-            return
+    deadline = time.monotonic() + patience(30)
+    while made < moves:
+        assert time.monotonic() < deadline, f"made only {made} of {moves} moves"
         if my_turn(page) and click_simplest(page) is not None:
             made += 1
-        page.wait_for_timeout(60)
-    raise AssertionError(f"made only {made} of {moves} moves")
+        page.wait_for_timeout(60)  # a look again soon, within the deadline
 
 
 def _heard(page: Page) -> int:
@@ -119,6 +119,9 @@ def test_reduced_motion_starts_both_off_and_the_player_may_turn_them_on(
     _open_table(page, server)
     expect(page.locator("#sound")).to_have_attribute("aria-pressed", "false")
     _play(page, 4)
+    # The last move answered (and the bot's answer to it under way), then kept: "no sound
+    # and no animation for a while" is what is tested, and 300 ms is the while.
+    page.wait_for_selector("body[data-busy=false]")
     page.wait_for_timeout(300)
     assert (_heard(page), _moved(page)) == (0, 0)
     page.locator("#help").click()

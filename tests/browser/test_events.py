@@ -21,7 +21,8 @@ from playwright.sync_api import (
 )
 
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import EventByApi, screenshot
+from tests.browser.helpers import EventByApi, new_context, screenshot
+from tests.waiting import patience
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 DESKTOP: ViewportSize = {"width": 1366, "height": 900}
@@ -70,8 +71,7 @@ class Browsers:
         self.problems: list[str] = []
 
     def open(self, url: str, viewport: ViewportSize = DESKTOP) -> Page:
-        context = self.browser.new_context(viewport=viewport)
-        context.set_default_timeout(15_000)
+        context = new_context(self.browser, viewport=viewport)
         self.contexts.append(context)
         page = context.new_page()
 
@@ -293,7 +293,7 @@ def test_a_pits_evening_through_the_pages(
     # It keeps itself up to date: a hand entered elsewhere shows within seconds.
     seq = int(big.get_attribute("body", "data-seq") or 0)
     ev.hands(5, last, 4, "Ann")
-    expect(big.locator(".screen-games")).to_contain_text("Table A hand 5", timeout=10_000)
+    expect(big.locator(".screen-games")).to_contain_text("Table A hand 5", timeout=patience(10_000))
     assert int(big.get_attribute("body", "data-seq") or 0) == seq + 1
     screenshot(big, "event-screen")
 
@@ -386,7 +386,7 @@ def test_a_pits_game_online_from_the_desk_to_the_seat_and_back(
         )
         assert response.status_code == 200, response.text
     card = desk.locator(".game-card[data-game='2']")
-    expect(card).to_contain_text(re.compile(r"last, hand \d+:"), timeout=60_000)
+    expect(card).to_contain_text(re.compile(r"last, hand \d+:"), timeout=patience(60_000))
     expect(card).to_contain_text("played online")
     expect(desk.locator(".ev-log")).to_contain_text("the online table")
     screenshot(desk, "event-online-desk")

@@ -15,7 +15,15 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import click_simplest, close_summary, my_turn, screenshot, wait_state
+from tests.browser.helpers import (
+    click_simplest,
+    close_summary,
+    my_turn,
+    new_context,
+    screenshot,
+    wait_state,
+)
+from tests.waiting import patience
 
 VIEWPORTS = {"desk": (1366, 900, False), "phone": (390, 844, True)}
 
@@ -31,14 +39,19 @@ class Friend:
 
 @pytest.fixture
 def friends(browser: Browser, request: pytest.FixtureRequest) -> Iterator[list[Friend]]:
-    """Ann (who will host), Bea, Cyd: three browsers that have never seen pitkit."""
+    """Ann (who will host), Bea, Cyd: three browsers that have never seen pitkit. Their
+    devices ask for less motion: the table's animations (test_effects' subject) would
+    only make each of their hundreds of clicks wait for the cards to stop moving."""
     width, height, touch = VIEWPORTS[request.node.callspec.params["viewport"]]
     people: list[Friend] = []
     for name in ("Ann", "Bea", "Cyd"):
-        context = browser.new_context(
-            viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch
+        context = new_context(
+            browser,
+            viewport={"width": width, "height": height},
+            is_mobile=touch,
+            has_touch=touch,
+            reduced_motion="reduce",
         )
-        context.set_default_timeout(15_000)
         people.append(Friend(name, context, context.new_page()))
     yield people
     for friend in people:
@@ -46,10 +59,11 @@ def friends(browser: Browser, request: pytest.FixtureRequest) -> Iterator[list[F
 
 
 def host_a_table(
-    ann: Friend, server: ServerThread, game: str, seats: list[str], **rules: int
+    ann: Friend, server: ServerThread, game: str, seats: list[str], speed: str, **rules: int
 ) -> str:
     """Ann creates a table in the lobby: herself, then `seats` ("open" or a bot's name),
-    with quick bots and the given rule options. The table's id."""
+    the bots at `speed` (the lobby's choice: seconds a move) and the given rule options.
+    The table's id."""
     page = ann.page
     page.goto(server.base + "/")
     page.check(f"#game-{game}")
@@ -57,7 +71,7 @@ def host_a_table(
     page.select_option("#players", str(len(seats) + 1))
     for i, seat in enumerate(seats, start=1):
         page.select_option(f"#seat-{i}", seat)
-    page.select_option("#speed", "0.25")
+    page.select_option("#speed", speed)
     page.locator("#rules-box summary").click()
     for name, value in rules.items():
         page.fill(f"#rule-{name}", str(value))
@@ -99,7 +113,7 @@ def open_chat(page: Page) -> None:
 
 def play_match(people: list[Friend], timeout: float = 150) -> None:
     """Everyone plays by clicking their simplest legal move until the match is over."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + patience(timeout)
     while not all(f.page.locator("body[data-state=over]").count() for f in people):
         assert time.monotonic() < deadline, "the match did not end in time"
         for friend in people:
@@ -107,7 +121,7 @@ def play_match(people: list[Friend], timeout: float = 150) -> None:
                 continue
             if my_turn(friend.page):
                 click_simplest(friend.page)
-        people[0].page.wait_for_timeout(40)
+        people[0].page.wait_for_timeout(40)  # a look again soon, within the deadline
 
 
 def hands_done(page: Page) -> int:
@@ -126,8 +140,11 @@ def test_three_friends_and_bots_play_together(
 ) -> None:
     ann, bea, cyd = friends
 
-    # -- Pitty Pat: Ann hosts; Bea and Cyd come by invitation; a bot takes seat 4.
-    table_id = host_a_table(ann, server, "pitty-pat", ["open", "open", "sensible"], target=2)
+    # -- Pitty Pat: Ann hosts; Bea and Cyd come by invitation; a bot takes seat 4, and
+    # moves at once (the friends' clicks are what takes the time).
+    table_id = host_a_table(
+        ann, server, "pitty-pat", ["open", "open", "sensible"], speed="0", target=2
+    )
     wait_state(ann.page, "waiting")
     bea_link, cyd_link = invitations(ann)
     join(bea, bea_link)
@@ -141,7 +158,7 @@ def test_three_friends_and_bots_play_together(
             expect(friend.page.locator("#felt")).to_contain_text(other)
 
     # A stranger who got hold of Bea's link only watches: the seat is Bea's.
-    stranger = browser.new_context()
+    stranger = new_context(browser)
     try:
         page = stranger.new_page()
         page.goto(bea_link)  # every seat is taken: no name is asked
@@ -206,11 +223,18 @@ def test_three_friends_and_bots_play_together(
     expect(page.locator(".replay-hands li")).to_have_count(4)
     screenshot(page, f"friends-replay-{viewport}", full_page=False)
 
-    # -- Pit: the same friends, two bots, one hand.
+    # -- Pit: the same friends, two quick bots (Pit's bots trade at a person's pace once
+    # they have any delay), one hand: cornered, or over after two trades a player.
     for friend in friends:
         friend.page.goto("about:blank")
     table_id = host_a_table(
-        ann, server, "pit", ["open", "open", "sensible", "sensible"], sorting_seconds=3
+        ann,
+        server,
+        "pit",
+        ["open", "open", "sensible", "sensible"],
+        speed="0.25",
+        sorting_seconds=3,
+        trades_per_player=2,
     )
     wait_state(ann.page, "waiting")
     bea_link, cyd_link = invitations(ann)
@@ -219,13 +243,13 @@ def test_three_friends_and_bots_play_together(
         friend.page.wait_for_selector("body[data-seat]:not([data-seat=''])")
     for friend in friends:
         wait_state(friend.page, "playing")
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + patience(90)
     while not hands_done(ann.page):
         assert time.monotonic() < deadline, "no Pit hand ended in time"
         for friend in friends:
             if not close_summary(friend.page) and my_turn(friend.page):
                 click_simplest(friend.page)
-        ann.page.wait_for_timeout(60)
+        ann.page.wait_for_timeout(60)  # a look again soon, within the deadline
     screenshot(ann.page, f"friends-pit-{viewport}", full_page=False)
     for friend in friends:
         friend.page.wait_for_function("() => window.pitkit.state.view.match.results.length > 0")

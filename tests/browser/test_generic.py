@@ -10,6 +10,7 @@ public facts, the table's cards, the end of each hand and the result."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -17,6 +18,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.conftest import ServerThread
 from tests.browser.helpers import close_summary, my_turn, screenshot, wait_state
 from tests.browser.test_games import finish_and_check
+from tests.waiting import patience
 
 SIZES = {"desktop": (1366, 900), "phone": (390, 844)}
 
@@ -68,12 +70,14 @@ def test_war_on_the_generic_drawing(page: Page, server: ServerThread, size: str)
     turns = 0
     summaries = 0
     shot = False
+    deadline = time.monotonic() + patience(60)
     while not page.locator("body[data-state=over]").count():
+        assert time.monotonic() < deadline, "the match did not end in time"
         if close_summary(page):
             summaries += 1
             continue
         if not my_turn(page):
-            page.wait_for_timeout(30)
+            page.wait_for_timeout(30)  # a look again soon, within the deadline
             continue
         hand = page.locator("#hand .card")
         # Every card of the hand is a legal play, and each move has its button.

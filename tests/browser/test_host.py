@@ -9,8 +9,8 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import ServerThread, known_player
-from tests.browser.helpers import screenshot, wait_state
+from tests.browser.conftest import ServerThread
+from tests.browser.helpers import new_context, screenshot, wait_state
 
 
 def _as_host(page: Page, server: ServerThread, table_id: str, host_token: str) -> None:
@@ -49,8 +49,8 @@ def test_the_host_renames_moves_and_reopens_a_friends_seat(
     _as_host(page, server, table_id, host_token)
     page.goto(invites[0])
     wait_state(page, "waiting")
-    friend_ctx = known_player(browser.new_context(viewport={"width": 1280, "height": 800}))
-    second_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    friend_ctx = new_context(browser, known=True, viewport={"width": 1280, "height": 800})
+    second_ctx = new_context(browser, viewport={"width": 1280, "height": 800})
     try:
         friend = friend_ctx.new_page()
         friend.goto(invites[1])
@@ -131,8 +131,8 @@ def test_the_seat_options_on_a_phone(browser: Browser, server: ServerThread) -> 
         json={"game": "pitty-pat", "players": 3, "seats": [None, None, "sensible"]},
     ).json()
     table_id, host_token = created["table"]["id"], created["host_token"]
-    ctx = known_player(
-        browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    ctx = new_context(
+        browser, known=True, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
     try:
         page = ctx.new_page()

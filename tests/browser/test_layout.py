@@ -18,8 +18,16 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page
 
-from tests.browser.conftest import ServerThread, known_player
-from tests.browser.helpers import click_simplest, my_turn, screenshot, wait_state
+from tests.browser.conftest import ServerThread
+from tests.browser.helpers import (
+    click_simplest,
+    my_turn,
+    new_context,
+    screenshot,
+    settle,
+    wait_state,
+)
+from tests.waiting import patience
 
 # The viewports: (width, height, a phone with touch).
 SIZES = {
@@ -100,12 +108,13 @@ def opponents(server: ServerThread) -> dict[str, str]:
 def phone_or_desk(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     """A page at the test's size (a phone has touch); any script error fails the test."""
     width, height, touch = SIZES[request.node.callspec.params["size"]]
-    context = known_player(
-        browser.new_context(
-            viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch
-        )
+    context = new_context(
+        browser,
+        known=True,
+        viewport={"width": width, "height": height},
+        is_mobile=touch,
+        has_touch=touch,
     )
-    context.set_default_timeout(15_000)
     page = context.new_page()
     problems: list[str] = []
 
@@ -133,22 +142,22 @@ def sit_down(page: Page, server: ServerThread, game: str, bot: str) -> None:
         bell = page.locator("button[data-action=open]")
         if bell.count():
             bell.first.click()
-        page.wait_for_selector(".offer-tile", timeout=20_000)
+        page.wait_for_selector(".offer-tile", timeout=patience(20_000))
     else:
         page.wait_for_selector("body[data-turn=me][data-busy=false]")
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + patience(30)
     while game == "pitch" and not (page.locator(".placed").count() and my_turn(page)):
         assert time.monotonic() < deadline, "no trick in play"
         if my_turn(page):
             click_simplest(page)
-        page.wait_for_timeout(100)
+        page.wait_for_timeout(100)  # a look again soon, within the deadline
     # Playwright scrolls what it clicks into view, in every scrolling box around it and
     # the page itself (seen at 1280x657 and 390x844 under load), as
     # a finger does not (on a busy machine a button may be mid-redraw when clicked):
-    # back to where a player's screen would be, then the page has time to scroll by
-    # itself if it ever does.
+    # back to where a player's screen would be; then the last redraw settles, and the page
+    # has had time to scroll by itself if it ever does.
     page.evaluate("document.querySelector('.layout').scrollTop = 0; window.scrollTo(0, 0)")
-    page.wait_for_timeout(300)  # the last redraw settles
+    settle(page)
 
 
 def inside(box: dict[str, Any], width: float, height: float) -> bool:

@@ -6,12 +6,14 @@ rules page, linked from the table and from the lobby's options."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ServerThread
 from tests.browser.helpers import click_simplest, my_turn, screenshot, wait_state
+from tests.waiting import patience
 
 SUMMARY = "#dialog[open][data-kind=summary]"
 
@@ -56,26 +58,27 @@ def test_pit_sorting_countdown(page: Page, server: ServerThread) -> None:
         "first => Number(document.querySelector('#felt .sorting-clock')"
         ".textContent.match(/\\d+/)[0]) < first",
         arg=first,
-        timeout=5000,
+        timeout=patience(5000),
     )
     # The dealer rings the bell once the countdown is over (this seat, or a bot): gone.
     if bell.count():
-        expect(bell).to_be_enabled(timeout=8000)
+        expect(bell).to_be_enabled(timeout=patience(8000))
         bell.click()
-    expect(page.locator("#felt .centre-title")).to_contain_text("The pit is open", timeout=15000)
+    expect(page.locator("#felt .centre-title")).to_contain_text(
+        "The pit is open", timeout=patience(15_000)
+    )
     expect(clock).to_have_count(0)
     assert table(server, table_id)["status"] == "playing"
 
 
 def play_to_summary(page: Page) -> None:
     """Play this seat by clicking until the end-of-hand window opens."""
-    for _ in range(400):
-        if page.locator(SUMMARY).count():
-            return
+    deadline = time.monotonic() + patience(30)
+    while not page.locator(SUMMARY).count():
+        assert time.monotonic() < deadline, "no hand ended"
         if my_turn(page):
             click_simplest(page)
-        page.wait_for_timeout(60)
-    raise AssertionError("no hand ended")
+        page.wait_for_timeout(60)  # a look again soon, within the deadline
 
 
 def test_hand_over_waits_for_ready(page: Page, server: ServerThread) -> None:
@@ -103,8 +106,9 @@ def test_hand_over_waits_for_ready(page: Page, server: ServerThread) -> None:
         "first => Number(document.querySelector('#dialog .next-hand-clock')"
         ".textContent.match(/\\d+/)[0]) < first",
         arg=first,
-        timeout=5000,
+        timeout=patience(5000),
     )
+    # Kept: "nobody moves for a while" is what is tested; half a second more of it.
     page.wait_for_timeout(500)
     assert table(server, table_id)["version"] == version
     # Ready: the only person here, so the next hand starts, and the window goes.
@@ -133,7 +137,7 @@ def test_the_countdown_starts_the_next_hand(page: Page, server: ServerThread) ->
     expect(pause).to_contain_text("The next hand starts in")
     expect(pause.get_by_role("button", name="Ready for the next hand")).to_be_visible()
     # Nobody presses: the countdown starts the hand.
-    expect(pause).to_have_count(0, timeout=6000)
+    expect(pause).to_have_count(0, timeout=patience(6000))
     expect(page.locator("#subtitle")).to_contain_text("hand 2")
     assert table(server, table_id)["status"] == "playing"
 

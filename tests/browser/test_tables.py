@@ -4,25 +4,39 @@ connection that drops in the middle of a hand."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import click_simplest, my_turn, play_until_over, screenshot, wait_state
+from tests.browser.helpers import (
+    click_simplest,
+    my_turn,
+    new_context,
+    play_until_over,
+    poll,
+    screenshot,
+    status,
+    wait_state,
+)
 from tests.browser.test_games import finish_and_check
+from tests.waiting import patience
 
 
 def play_turns(page: Page, n: int) -> None:
     """Make `n` moves by clicking."""
     made = 0
+    deadline = time.monotonic() + patience(30)
     while made < n:
+        assert time.monotonic() < deadline, f"made only {made} of {n} moves"
         page.wait_for_selector("body[data-turn=me][data-busy=false]")
         version = page.get_attribute("body", "data-version")
         if click_simplest(page) is not None and moved(page, version):
             made += 1
-        page.wait_for_timeout(50)
+        else:
+            page.wait_for_timeout(50)  # not a move (a card picked): a look again soon
 
 
 def moved(page: Page, version: str | None) -> bool:
@@ -33,7 +47,7 @@ def moved(page: Page, version: str | None) -> bool:
         page.wait_for_function(
             "v => document.body.dataset.busy === 'true' || document.body.dataset.version !== v",
             arg=version,
-            timeout=1000,
+            timeout=patience(1000),
         )
     except PlaywrightTimeoutError:
         return False
@@ -56,9 +70,7 @@ def test_watch_from_the_lobby(page: Page, server: ServerThread) -> None:
     assert page.locator("#hand .card").count() == 0
 
 
-def test_a_friend_joins_by_invitation(
-    context: BrowserContext, page: Page, server: ServerThread
-) -> None:
+def test_a_friend_joins_by_invitation(page: Page, server: ServerThread, browser: Browser) -> None:
     """The host's seat link and a friend's invitation: the match starts when both sit."""
     response = server.http.post(
         "/api/tables", json={"game": "pitty-pat", "players": 2, "settings": {"bot_delay": 0}}
@@ -68,8 +80,7 @@ def test_a_friend_joins_by_invitation(
     page.goto(host)
     wait_state(page, "waiting")
     expect(page.locator(".waiting")).to_contain_text("1 seat still open")
-    other = context.browser.new_context() if context.browser else None
-    assert other is not None
+    other = new_context(browser)
     try:
         # The friend's browser is new to pitkit: it asks their name before they sit.
         guest = other.new_page()
@@ -88,8 +99,7 @@ def test_a_friend_joins_by_invitation(
         # The friend's seat answers to their own secret now: the invitation (which the
         # host holds too) opens nothing, and a third person opening it only watches.
         assert "#token=" in guest.url and friend.split("#token=")[1] not in guest.url
-        third = other.browser.new_context() if other.browser else None
-        assert third is not None
+        third = new_context(browser)
         try:
             late = third.new_page()
             late.goto(friend)
@@ -124,7 +134,7 @@ def test_reconnect_and_reload_keep_the_seat(page: Page, tmp_path: Path) -> None:
         expect(page.locator("#banner")).to_contain_text("Connection lost")
         expect(page.locator("#conn")).to_contain_text("reconnecting")
         server = ServerThread(data, port=port)  # the same table, replayed from its database
-        page.wait_for_selector("body[data-conn=open]", timeout=20_000)
+        page.wait_for_selector("body[data-conn=open]", timeout=patience(20_000))
         page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version)
         expect(page.locator("#banner")).to_be_hidden()
         assert page.get_attribute("body", "data-seat") == "0"
@@ -184,13 +194,7 @@ def test_back_after_the_match_ended(page: Page, server: ServerThread) -> None:
     wait_state(page, "playing")
     play_turns(page, 1)
     page.goto("about:blank")  # gone: the stand-in bot plays the seat to the end
-    server_over = False
-    for _ in range(200):
-        if server.http.get(f"/api/tables/{table_id}").json()["status"] == "over":
-            server_over = True
-            break
-        page.wait_for_timeout(100)
-    assert server_over
+    poll(page, lambda: status(server, table_id) == "over", 20, "the stand-in to finish the match")
     page.goto(f"{server.base}/t/{table_id}")  # the seat's secret is kept in this browser
     wait_state(page, "over")
     dialog = page.locator("#dialog[open][data-kind=over]")
@@ -245,5 +249,5 @@ def test_the_turn_timer_shows(page: Page, server: ServerThread) -> None:
     clock = page.locator("#hint .turn-clock")
     expect(clock).to_have_text(re.compile(r"^ ?(30|2\d) s left$"))
     first = clock.inner_text()
-    page.wait_for_timeout(2100)
-    assert clock.inner_text() != first  # it counts down
+    expect(clock).not_to_have_text(first, timeout=patience(5000))  # it counts down
+    expect(clock).to_have_text(re.compile(r"^ ?\d+ s left$"))
