@@ -22,6 +22,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from tests.waiting import patience
+
 __all__ = ["REQUIRE_ENV", "PostgresServer", "PostgresUnavailableError", "find_bin"]
 
 REQUIRE_ENV = "PITKIT_REQUIRE_POSTGRES"
@@ -80,7 +82,7 @@ class PostgresServer:
             cwd=self.dir,  # `nobody` may not read the caller's folder
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=patience(60),  # initdb and a start are slow on a busy machine
             check=False,
         )
         if done.returncode != 0:
@@ -111,7 +113,7 @@ class PostgresServer:
             str(self.log),
             "-w",
             "-t",
-            "60",
+            str(round(patience(60))),
             "-o",
             f"-c listen_addresses='' -k {self.dir} -c shared_buffers=32MB",
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 
 from rich.console import Console
 from typer.testing import CliRunner
@@ -12,6 +13,7 @@ from typer.testing import CliRunner
 from pitkit import games
 from pitkit.cli import app
 from pitkit.cli.terminal import TerminalTable
+from tests.waiting import until
 
 GAME = games.get("pit")
 
@@ -21,14 +23,25 @@ def console() -> tuple[Console, io.StringIO]:
     return Console(file=out, width=120, highlight=False, color_system=None), out
 
 
-def typed(*steps: str | float | Callable[[], str]) -> AsyncIterator[str]:
-    """Lines typed by a person: a number waits that many seconds; a function
-    types what it returns, looked at when its turn comes."""
+@dataclass(frozen=True)
+class Sees:
+    """A person waiting until they see something happen (`check`), before typing on."""
+
+    check: Callable[[], object]
+    what: str
+
+
+def typed(*steps: str | float | Sees | Callable[[], str]) -> AsyncIterator[str]:
+    """Lines typed by a person: a number waits that many seconds (a pause of the
+    person's, not a wait for the game); `Sees` waits for what it says; a function types
+    what it returns, looked at when its turn comes."""
 
     async def lines() -> AsyncIterator[str]:
         for step in steps:
             if isinstance(step, float):
                 await asyncio.sleep(step)
+            elif isinstance(step, Sees):
+                await until(step.check, 10, step.what)
             else:
                 yield step() if callable(step) else step
 
@@ -46,13 +59,13 @@ def test_typed_commands_while_bots_trade() -> None:
     lines = typed(
         "help",
         my_commodity,  # before the bell: costs 20 (T3)
-        0.3,
+        Sees(lambda: table.table.is_open, "a bot ring the bell"),
         "look",
         "offer 9 wheat",
         "corner",
         "accept 7",
         my_commodity,
-        0.2,
+        Sees(lambda: "takes Seat" in out.getvalue(), "a bot take a bot's offer"),
         "quit",
     )
     options = ["sorting_seconds=0", "hand_limit=3"]
@@ -74,7 +87,8 @@ def test_typed_commands_while_bots_trade() -> None:
 def test_the_person_deals_and_rings_the_bell() -> None:
     screen, out = console()
     seed = next(s for s in range(50) if GAME.new_match(3, None, s).dealer == 0)
-    lines = typed("open", 0.25, "open", 0.3, "quit")
+    # The sorting period (0.2 s) passes before the second "open": a timer under test.
+    lines = typed("open", 0.25, "open", Sees(lambda: table.table.is_open, "the pit open"), "quit")
     table = TerminalTable(
         GAME, ["human", "sensible", "sensible"], seed, [], screen, lines=lines, pace=0.02
     )

@@ -24,6 +24,7 @@ from pitkit.play.realtime import (
 )
 from pitkit.play.wallclock import RealtimeRunner
 from tests.games.pit.helpers import stacked_match
+from tests.waiting import patience, until
 
 GAME = games.get("pit")
 HANDS = ["5 wheat, 4 corn", "4 wheat, 5 corn", "9 barley"]
@@ -201,10 +202,9 @@ def test_the_asyncio_runner_plays_bots_and_a_person_concurrently() -> None:
         commodity = match.view(person)["hand"][0]
         early = runner.submit(person, f"offer 1 {commodity}")  # during sorting: T3
         replies.append(str(early.accepted))
-        while not runner.table.is_open:
-            await asyncio.sleep(0.01)
+        await until(lambda: runner.table.is_open, 10, "the pit to open")
         replies.append(runner.submit(person, "corner").reason or "")
-        await asyncio.wait_for(task, 20)
+        await asyncio.wait_for(task, patience(20))
         return replies
 
     replies = asyncio.run(play())

@@ -10,6 +10,8 @@ import socket
 import time
 from dataclasses import dataclass
 
+from tests.waiting import patience
+
 JUNK = '{"type":"act","action":"\\u0000","version":1e400}'
 """A malformed action (a NUL, and a version beyond any float)."""
 
@@ -20,7 +22,7 @@ def raw_socket(port: int, table: str, source: str = "127.0.0.1") -> socket.socke
     what its own buffers hold."""
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16 * 1024)
-    sock.settimeout(5)
+    sock.settimeout(patience(5))  # the handshake's deadline
     sock.bind((source, 0))
     sock.connect(("127.0.0.1", port))
     key = base64.b64encode(os.urandom(16)).decode()
@@ -57,7 +59,8 @@ class Flood:
 
 def flood(sock: socket.socket, within: float, text: str = JUNK) -> Flood:
     """Send `text` as fast as the server takes it until the server drops the socket,
-    or for `within` seconds. Frames are never cut: a broken frame would close the
+    or for `within` seconds (not scaled: a caller waiting for the drop passes a
+    deadline, `patience`). Frames are never cut: a broken frame would close the
     socket for a reason of its own."""
     chunk = memoryview(frame(text) * 256)
     sock.settimeout(0.05)
@@ -73,3 +76,10 @@ def flood(sock: socket.socket, within: float, text: str = JUNK) -> Flood:
             break
         out.sent += sent
     return out
+
+
+def dropped_within(nominal: float = 0.5, slack: float = 1.0) -> float:
+    """The most seconds a flood may last before the server drops it: `nominal` (at a
+    public site's limits, 100 refusals read 200 a second), and `slack` for this
+    machine, scaled (a busy machine reads the flood slower)."""
+    return nominal + patience(slack)

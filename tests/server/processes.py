@@ -14,6 +14,8 @@ from typing import Any
 import httpx
 from sqlalchemy import create_engine, text
 
+from tests.waiting import patience
+
 __all__ = ["SERVE", "Process", "acknowledged_are_stored", "free_port", "wait_until_healthy"]
 
 SERVE = [sys.executable, "-m", "pitkit.cli", "serve"]
@@ -44,7 +46,7 @@ class Process:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
-        self.http = httpx.Client(base_url=self.base, timeout=10)
+        self.http = httpx.Client(base_url=self.base, timeout=patience(10))
         try:
             wait_until_healthy(self.http, self.proc)
         except BaseException:
@@ -66,27 +68,28 @@ class Process:
     def kill(self) -> None:
         """SIGKILL: no shutdown, no last commit (Popen.kill, safe once the process is gone)."""
         self.proc.kill()
-        self.proc.wait(10)
+        self.proc.wait(patience(10))
         self.http.close()
 
     def stop(self) -> None:
-        """SIGTERM, then SIGKILL if it does not stop in 15 s."""
+        """SIGTERM, then SIGKILL if it does not stop in 15 s (scaled)."""
         if self.proc.poll() is not None:
             return
         self.proc.terminate()
         try:
-            self.proc.wait(15)
+            self.proc.wait(patience(15))
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            self.proc.wait(5)
+            self.proc.wait(patience(5))
         self.http.close()
 
 
 def wait_until_healthy(
     http: httpx.Client, proc: subprocess.Popen[bytes], seconds: float = 30
 ) -> None:
-    """Until GET /healthz answers 200; fails if the process ends first."""
-    deadline = time.monotonic() + seconds
+    """Until GET /healthz answers 200 (waiting `seconds`, scaled); fails if the
+    process ends first."""
+    deadline = time.monotonic() + patience(seconds)
     while True:
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
         with contextlib.suppress(httpx.TransportError):

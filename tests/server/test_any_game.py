@@ -14,6 +14,7 @@ from pitkit.core.events import Event
 from pitkit.core.views import json_schema
 from pitkit.server.client import RandomPlayer, TableClient
 from tests.server.conftest import ServerThread, run
+from tests.waiting import patience
 
 
 def test_every_game_is_listed_with_its_roles_schema_and_drawing(server: ServerThread) -> None:
@@ -45,7 +46,7 @@ def test_a_person_plays_war_against_its_bot_with_words_and_a_log(server: ServerT
         client = TableClient(server.base, tid, token)
         await client.connect(name="Ann", views=True)
         player = RandomPlayer(client, seed=5)
-        await player.run(time.monotonic() + 30)
+        await player.run(time.monotonic() + patience(30))
         await client.close()
         return client
 

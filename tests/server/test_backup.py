@@ -25,6 +25,7 @@ from pitkit.server.store import storage
 from pitkit.server.store.backup import BackupError, backup, restore
 from pitkit.server.store.storage import make_engine, metadata
 from tests.server.conftest import FAST, ServerThread, run
+from tests.waiting import patience, wait_until
 
 Rows = dict[str, list[dict[str, Any]]]
 
@@ -103,7 +104,7 @@ def _join(server: ServerThread, tid: str, token: str, name: str) -> str:
 
 def _settle(server: ServerThread, tid: str, seat: int) -> dict[str, Any]:
     """Wait until only the person at `seat` may act (the bots have played up to them)."""
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + patience(20)
     while True:
         info = server.table(tid)
         if info["status"] == "playing" and info["to_act"] == [seat]:
@@ -278,8 +279,10 @@ def test_a_backup_taken_while_actions_are_written_is_consistent(
 ) -> None:
     """Bots play at full speed and tables come and go while backups are taken:
     each backup is one moment (its counts, tables, matches and steps agree)."""
-    for _ in range(4):
-        server.create(game="pitch", rules={"target": 1000}, seats=["random"] * 4)
+    playing = [
+        server.create(game="pitch", rules={"target": 1000}, seats=["random"] * 4)["table"]["id"]
+        for _ in range(4)
+    ]
     stop = threading.Event()
 
     def open_tables() -> None:  # new tables, matches and their ends, all the time
@@ -291,7 +294,10 @@ def test_a_backup_taken_while_actions_are_written_is_consistent(
     opener.start()
     backups: list[bytes] = []
     try:
-        time.sleep(0.3)
+        wait_until(
+            lambda: all(server.table(t)["version"] > 0 for t in playing), 10, "the bots to play"
+        )
+        # Two seconds of backups at least (a duration: not scaled).
         deadline = time.monotonic() + 2.0
         while time.monotonic() < deadline or len(backups) < 3:
             out = io.BytesIO()

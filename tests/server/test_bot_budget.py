@@ -102,9 +102,12 @@ def test_the_pool_serves_peoples_tables_first() -> None:
     run(main())
 
 
-async def _moves(budget: BotBudget, tables: dict[str, bool], seconds: float) -> dict[str, int]:
+async def _moves(
+    budget: BotBudget, tables: dict[str, bool], seconds: float
+) -> tuple[dict[str, int], float]:
     """How many moves each table (by name: whether people sit there) gets from `budget`
-    when all of them ask all the time, for `seconds`."""
+    when all of them ask all the time, for `seconds` (a duration under test, not scaled);
+    and the seconds that actually took (more on a busy machine)."""
     made = dict.fromkeys(tables, 0)
 
     async def ask(name: str, people: bool) -> None:
@@ -113,25 +116,27 @@ async def _moves(budget: BotBudget, tables: dict[str, bool], seconds: float) -> 
             await budget.turn(owner, people)
             made[name] += 1
 
+    started = time.monotonic()
     tasks = [asyncio.create_task(ask(name, people)) for name, people in tables.items()]
     await asyncio.sleep(seconds)
     for task in tasks:
         task.cancel()
+    elapsed = time.monotonic() - started
     await asyncio.gather(*tasks, return_exceptions=True)
-    return made
+    return made, elapsed
 
 
 def test_the_workers_bots_share_one_budget_in_turn() -> None:
     """Thirty tables of bots alone, asking all the time: together they get the worker's
     budget and no more, and each gets its share."""
-    made = run(_moves(BotBudget(200), {f"bots {i}": False for i in range(30)}, 0.5))
-    assert sum(made.values()) <= 200 * 0.5 + 3
+    made, elapsed = run(_moves(BotBudget(200), {f"bots {i}": False for i in range(30)}, 0.5))
+    assert sum(made.values()) <= 200 * elapsed + 3
     assert max(made.values()) - min(made.values()) <= 2  # the first, then rounds
 
 
 def test_peoples_tables_go_first() -> None:
     tables = {"people": True, **{f"bots {i}": False for i in range(5)}}
-    made = run(_moves(BotBudget(100), tables, 0.5))
+    made, _ = run(_moves(BotBudget(100), tables, 0.5))
     assert made["people"] >= 0.8 * sum(made.values()), made
 
 
@@ -150,14 +155,14 @@ def test_a_table_of_bots_alone_plays_slower(tmp_path: Path, database: str) -> No
     server = ServerThread(tmp_path, limits, database=database)
     try:
         traders = ["random-trader"] * 3
+        started = time.monotonic()  # before the table of bots alone plays its first move
         bots = server.create(game="pit", players=4, seats=["random-trader", *traders])
         people = server.create(
             game="pit", players=4, seats=[None, *traders], settings={"away_timeout": 0.1}
         )
         joined = {"token": people["seats"][0]["token"], "name": "Ann"}
         assert server.http.post(f"/api/tables/{people['table']['id']}/join", json=joined)
-        started = time.monotonic()
-        time.sleep(1.5)
+        time.sleep(1.5)  # the pace under test: a duration, measured below (not scaled)
         versions = [server.table(t["table"]["id"])["version"] for t in (bots, people)]
         elapsed = time.monotonic() - started
         assert versions[0] <= 2 + alone * elapsed, versions

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import event, func, select
+from sqlalchemy import Connection, event, func, select
 
 from pitkit.server.live.conn import Conn, dumps
 from pitkit.server.live.manager import Manager
@@ -24,6 +24,7 @@ from pitkit.server.ops.settings import Limits, TableSettings
 from pitkit.server.store import storage
 from pitkit.server.store.storage import DatabaseError, SeatRecord, Store, TableRecord
 from tests.server.conftest import FAST
+from tests.waiting import patience, until
 
 
 class Keeping:
@@ -38,6 +39,25 @@ class Keeping:
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         self.closed = code
+
+
+async def _hold(store: Store, gate: threading.Event) -> asyncio.Future[Any]:
+    """A job that holds the store's writer until `gate` is set, once the writer has
+    begun it: the jobs that follow queue up behind it."""
+    begun = threading.Event()
+
+    def hold(_conn: Connection) -> bool:
+        begun.set()
+        return gate.wait(patience(10))
+
+    held = asyncio.ensure_future(store.run(hold))
+    await until(begun.is_set, 10, "the writer to begin the holding job")
+    return held
+
+
+async def _queued(store: Store, jobs: int) -> None:
+    """Until `jobs` jobs wait for the held writer."""
+    await until(lambda: store._queue.qsize() >= jobs, 10, f"{jobs} jobs to queue up")
 
 
 async def _seated(manager: Manager, game: str) -> tuple[Table, list[Conn]]:
@@ -81,7 +101,8 @@ def test_a_versions_match_record_is_built_once_for_every_seat(
                 seat = min(match.to_act)
                 action = rng.choice(match.legal_actions(seat))
                 await table.act(seat, str(action), table.version, conns[seat])
-            await asyncio.sleep(0.05)
+            # Every seat's socket has been sent the last update (its record built meanwhile).
+            await until(lambda: all(len(_views(c)) == 41 for c in conns), 10, "the updates")
             monkeypatch.undo()
             records = [
                 named({"match": table.match.record()}, table.narrator(seat))["match"]
@@ -95,8 +116,7 @@ def test_a_versions_match_record_is_built_once_for_every_seat(
     conns, records = asyncio.run(main())
     assert built[0] == 40  # one a version, not one a seat
     for conn, record in zip(conns, records, strict=True):
-        messages = [json.loads(m) for m in conn.ws.sent]  # type: ignore[attr-defined]
-        views = [m["view"] for m in messages if m["type"] in ("sync", "update")]
+        views = _views(conn)
         assert len(views) == 41 and all(v["seat"] == conn.seat for v in views)
         assert all("history" not in v for v in views[1:])
         # The record comes when it changed (a hand was scored), else the client keeps its own.
@@ -104,6 +124,12 @@ def test_a_versions_match_record_is_built_once_for_every_seat(
         assert any(sent) and not all(sent)
         kept = [v["match"] for v in views if "match" in v][-1]
         assert kept == record
+
+
+def _views(conn: Conn) -> list[dict[str, Any]]:
+    """The views a socket of `_seated` has been sent, in its syncs and updates."""
+    messages = [json.loads(m) for m in conn.ws.sent]  # type: ignore[attr-defined]
+    return [m["view"] for m in messages if m["type"] in ("sync", "update")]
 
 
 def _table(store: Store, table_id: str) -> None:
@@ -142,8 +168,7 @@ def test_steps_queued_together_are_stored_by_one_statement(tmp_path: Path) -> No
         gate = threading.Event()
 
         async def main() -> list[Any]:
-            held = asyncio.ensure_future(store.run(lambda _conn: gate.wait(10)))
-            await asyncio.sleep(0.05)  # the writer is held: what follows queues up
+            held = await _hold(store, gate)  # what follows queues up
             steps = [
                 store.run(storage.append_step(f"t{t}", 1, v, 0, "draw", [{"type": "x"}], None))
                 for v in (1, 2)
@@ -151,7 +176,7 @@ def test_steps_queued_together_are_stored_by_one_statement(tmp_path: Path) -> No
             ]
             lost = store.run(storage.append_step("t0", 9, 1, 0, "draw", [], None))
             waiting = asyncio.gather(*steps, lost, return_exceptions=True)
-            await asyncio.sleep(0.05)
+            await _queued(store, 9)
             gate.set()
             await held
             return list(await waiting)
@@ -186,15 +211,14 @@ def test_a_commit_wakes_the_event_loop_once(tmp_path: Path) -> None:
                 return real(*args, **kwargs)
 
             loop.call_soon_threadsafe = counted  # type: ignore[method-assign,assignment]
-            held = asyncio.ensure_future(store.run(lambda _conn: gate.wait(10)))
-            await asyncio.sleep(0.05)
+            held = await _hold(store, gate)
             calls[0] = 0
             steps = [
                 store.run(storage.append_step("t0", 1, v, 0, "draw", [], None))
                 for v in range(1, 11)
             ]
             waiting = asyncio.gather(*steps)
-            await asyncio.sleep(0.05)
+            await _queued(store, 10)
             gate.set()
             await held
             await waiting
@@ -215,8 +239,7 @@ def test_a_store_that_hangs_times_out_and_skips_the_job(tmp_path: Path) -> None:
         gate = threading.Event()
 
         async def main() -> None:
-            held = asyncio.ensure_future(store.run(lambda _conn: gate.wait(10)))
-            await asyncio.sleep(0.05)  # the writer is held
+            held = await _hold(store, gate)
             with pytest.raises(storage.StoreTimeoutError):
                 await store.run(lambda _conn: ran.append(1))
             gate.set()
@@ -253,7 +276,7 @@ def test_a_sockets_outbox_keeps_order_and_closes_when_full() -> None:
         a.send("after close")
         for i in range(4):  # no reader gets a turn: the fourth overflows
             b.send({"n": i})
-        await asyncio.wait_for(asyncio.gather(*pumps), 5)
+        await asyncio.wait_for(asyncio.gather(*pumps), patience(5))
         return fine, full
 
     fine, full = asyncio.run(main())
@@ -270,15 +293,15 @@ def test_a_busy_writer_gathers_the_jobs_that_follow_a_commit(tmp_path: Path) -> 
 
         async def main() -> float:
             loop = asyncio.get_running_loop()
-            started = loop.time()
+            alone = 0.0
             for _ in range(5):  # one after another: each commits at once
+                started = loop.time()
                 await store.run(lambda _conn: None)
-            alone = loop.time() - started
+                alone = max(alone, loop.time() - started)
             gate = threading.Event()
-            held = asyncio.ensure_future(store.run(lambda _conn: gate.wait(10)))
-            await asyncio.sleep(0.05)
+            held = await _hold(store, gate)
             two = [asyncio.ensure_future(store.run(lambda _conn: None)) for _ in range(2)]
-            await asyncio.sleep(0.05)
+            await _queued(store, 2)
             gate.set()
             await asyncio.gather(held, *two)  # a commit of two: the writer is busy
             jobs = []
@@ -289,7 +312,8 @@ def test_a_busy_writer_gathers_the_jobs_that_follow_a_commit(tmp_path: Path) -> 
             return alone
 
         alone = asyncio.run(main())
-        assert alone < 0.25
+        # None waited for the gap (0.3 s): each took a commit's time, however slow.
+        assert alone < 0.25, alone
         assert (store.commits, store.jobs) == (5 + 1 + 1 + 1, 5 + 1 + 2 + 10)
     finally:
         store.close()

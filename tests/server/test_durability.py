@@ -15,18 +15,19 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from pitkit.server.client import RandomPlayer, TableClient
 from tests.server.conftest import run
 from tests.server.processes import Process, acknowledged_are_stored, free_port
+from tests.waiting import patience, until, wait_until
 
 
-async def _play(player: RandomPlayer, until: float) -> None:
+async def _play(player: RandomPlayer, deadline: float) -> None:
     with contextlib.suppress(ConnectionClosed, OSError, InvalidStatus):
         await player.client.connect(name="P")
-        await player.run(until, matches=5)
+        await player.run(deadline, matches=5)
 
 
-async def _watch(client: TableClient, seen: dict[str, int], until: float) -> None:
+async def _watch(client: TableClient, seen: dict[str, int], deadline: float) -> None:
     with contextlib.suppress(ConnectionClosed, OSError, InvalidStatus):
         await client.connect()
-        while time.monotonic() < until:
+        while time.monotonic() < deadline:
             with contextlib.suppress(TimeoutError):
                 message = await client.recv(0.2)
                 if message["type"] in ("update", "sync"):
@@ -68,15 +69,16 @@ def test_sigkill_loses_no_acknowledged_action(serve: Callable[[], Process], data
     seen: dict[str, int] = {}
 
     async def first_run() -> None:
+        deadline = time.monotonic() + patience(60)
+        tasks = [asyncio.create_task(_play(p, deadline)) for p in players]
+        tasks += [asyncio.create_task(_watch(w, seen, deadline)) for w in watchers]
         # Kill once play is in full swing (a busy machine takes longer to get there).
-        until = time.monotonic() + 60
-        tasks = [asyncio.create_task(_play(p, until)) for p in players]
-        tasks += [asyncio.create_task(_watch(w, seen, until)) for w in watchers]
-        await asyncio.sleep(1.5)
-        while time.monotonic() < until and (
-            sum(len(p.acked) for p in players) <= 100 or len(seen) < len(bot_tables)
-        ):
-            await asyncio.sleep(0.1)
+        await until(
+            lambda: sum(len(p.acked) for p in players) > 100 and len(seen) == len(bot_tables),
+            60,
+            "play in full swing",
+            every=0.1,
+        )
         server.kill()  # in the middle of everything, with actions in flight
         await asyncio.gather(*tasks)
 
@@ -105,23 +107,28 @@ def test_sigkill_loses_no_acknowledged_action(serve: Callable[[], Process], data
     resumed = [(t["table"]["id"], server.table(t["table"]["id"])["version"]) for t in client_tables]
 
     async def second_run() -> None:
-        until = time.monotonic() + 2.0
+        # Two seconds of play (more on a busy machine): each table takes a move in them.
+        deadline = time.monotonic() + patience(2.0)
         for p in players:
             p.pending = None
-        await asyncio.gather(*(_resume(p, until) for p in players))
+        await asyncio.gather(*(_resume(p, deadline) for p in players))
 
     run(second_run())
-    for tid in bot_tables:
-        info = server.table(tid)
-        assert info["status"] == "over" or info["version"] > before[tid]
+    wait_until(lambda: all(_goes_on(server, t, before[t]) for t in bot_tables), 10, "bots' moves")
     for tid, version in resumed:
         info = server.table(tid)
         assert info["status"] == "over" or info["version"] > version
 
 
-async def _resume(player: RandomPlayer, until: float) -> None:
+def _goes_on(server: Process, tid: str, version: int) -> bool:
+    """Whether table `tid` is over or past `version`."""
+    info = server.table(tid)
+    return bool(info["status"] == "over" or info["version"] > version)
+
+
+async def _resume(player: RandomPlayer, deadline: float) -> None:
     client = player.client
     await client.connect(resume=True)
     await player._maybe_act()
     with contextlib.suppress(ConnectionClosed):
-        await player.run(until, matches=5)
+        await player.run(deadline, matches=5)

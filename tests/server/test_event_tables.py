@@ -11,10 +11,12 @@ from typing import Any
 
 from tests.server.conftest import ServerThread
 from tests.server.test_events import PLAYERS, Desk
+from tests.waiting import patience
 
 
 def _until(read: Callable[[], Any], done: Callable[[Any], bool], seconds: float = 90) -> Any:
-    deadline = time.monotonic() + seconds
+    """`read()` once `done` with it, or once `seconds` (scaled) have passed."""
+    deadline = time.monotonic() + patience(seconds)
     while True:
         value = read()
         if done(value) or time.monotonic() > deadline:

@@ -13,6 +13,7 @@ import httpx
 
 from pitkit.server.ops.settings import Limits
 from tests.server.conftest import FAST, ServerThread, run
+from tests.waiting import patience
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 
@@ -174,7 +175,7 @@ def test_entries_made_at_once_all_land(server: ServerThread) -> None:
     names = [f"Player {i}" for i in range(30)]
 
     async def add_all() -> list[int]:
-        async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+        async with httpx.AsyncClient(base_url=server.base, timeout=patience(30)) as http:
             answers = await asyncio.gather(
                 *(
                     http.post(

@@ -24,6 +24,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from pitkit.server.client import TableClient
 from tests.server.conftest import ServerThread, run
+from tests.waiting import patience
 
 SEED = 23
 NAN, INF = float("nan"), float("inf")
@@ -585,7 +586,7 @@ async def _socket_fuzz(fz: Fuzz, server: ServerThread, tables: Tables, count: in
             ("id", INF),
         ]:
             client = TableClient(server.base, tables.waiting, token)
-            client.ws = await connect(client.url, open_timeout=10, compression=None)
+            client.ws = await connect(client.url, open_timeout=patience(10), compression=None)
             await client.send(dumps({**hello, key: value}))
             reply = await client.recv(5)
             await client.close()
@@ -596,7 +597,7 @@ async def _socket_fuzz(fz: Fuzz, server: ServerThread, tables: Tables, count: in
     for odd in ODD_IDS:
         url = server.base.replace("http://", "ws://") + f"/ws/tables/{odd}"
         try:
-            async with connect(url, open_timeout=10) as ws:
+            async with connect(url, open_timeout=patience(10)) as ws:
                 reply = json.loads(await ws.recv(decode=True))
                 if reply.get("code") != "no_table":
                     fz.refusals.append(f"socket to {odd}: {reply}")

@@ -31,6 +31,7 @@ from pitkit.core.narrate import Narrator
 from pitkit.server.client import RandomPlayer, TableClient
 from pitkit.server.live.messages import named
 from tests.server.conftest import ServerThread, run
+from tests.waiting import patience
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDHS]|RJ|BJ)(?![A-Za-z0-9])")
 FORBIDDEN_KEYS = {"seed", "secret", "private"}
@@ -138,7 +139,7 @@ async def _play_table(server: ServerThread, name: str, bot_seats: int) -> list[T
     players = [RandomPlayer(c, i) for i, c in enumerate(clients)]
     # Generous: the test is about what each message shows, not speed, and PostgreSQL
     # on a busy 2-core machine commits a turn at a time slowly.
-    until = time.monotonic() + 120
+    until = time.monotonic() + patience(120)
     await asyncio.gather(*(p.run(until) for p in players), _watch(watcher, until))
     assert server.table(tid)["status"] == "over", name
     for c in [*clients, watcher]:

@@ -15,7 +15,6 @@ import logging
 import logging.config
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,10 @@ from pitkit.server.ops.settings import database_url
 from pitkit.server.web import play
 from pitkit.server.web.guards import server_config
 from tests.server.conftest import FAST, run
+from tests.waiting import patience, wait_until
+
+CLOSED = "> EOF"
+"""The last line the server logs (at DEBUG) as it closes a WebSocket."""
 
 
 class LoggedServer:
@@ -52,19 +55,19 @@ class LoggedServer:
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            assert time.monotonic() < deadline and self.thread.is_alive()
-            time.sleep(0.01)
+        wait_until(
+            lambda: self.server.started or not self.thread.is_alive(), 20, "the server to start"
+        )
+        assert self.thread.is_alive(), "the server did not start"
         port = self.server.servers[0].sockets[0].getsockname()[1]
         self.base = f"http://127.0.0.1:{port}"
-        self.http = httpx.Client(base_url=self.base, timeout=10)
+        self.http = httpx.Client(base_url=self.base, timeout=patience(10))
 
     def stop(self) -> str:
         """Stop serving; everything logged."""
         self.http.close()
         self.server.should_exit = True
-        self.thread.join(timeout=20)
+        self.thread.join(timeout=patience(20))
         return self.stream.getvalue()
 
 
@@ -138,7 +141,10 @@ def _play(server: LoggedServer, monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def test_no_token_in_any_log_line(logged: LoggedServer, monkeypatch: pytest.MonkeyPatch) -> None:
     tokens = _play(logged, monkeypatch)
-    time.sleep(0.2)  # the server logs the sockets' closing a moment after the clients
+    # The server logs its three sockets' closing a moment after the clients close them.
+    wait_until(
+        lambda: logged.stream.getvalue().count(CLOSED) >= 3, 10, "the sockets' closing lines"
+    )
     text = logged.stop()
     for token in tokens:
         assert token not in text

@@ -17,6 +17,7 @@ from pitkit.server.ops.metrics import STATUSES, Metrics
 from pitkit.server.ops.settings import database_url
 from pitkit.server.store.storage import Store, StoreTimeoutError
 from tests.server.conftest import ServerThread, run
+from tests.waiting import patience, wait_until
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -38,6 +39,13 @@ def scrape(server: ServerThread) -> tuple[str, Samples]:
 
 def value(samples: Samples, name: str, **labels: str) -> float:
     return samples.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def _closed(server: ServerThread) -> tuple[str, Samples] | None:
+    """The scrape, once it counts no player's nor spectator's socket (else None)."""
+    scraped = scrape(server)
+    counts = [value(scraped[1], "pitkit_connections", role=r) for r in ("player", "spectator")]
+    return scraped if counts == [0, 0] else None
 
 
 async def _join(server: ServerThread, tid: str, token: str | None) -> TableClient:
@@ -79,7 +87,7 @@ def test_metrics_count_tables_sockets_actions_refusals_and_database_time(
         players.extend(RandomPlayer(c, seed) for seed, c in enumerate(clients))
         for c in clients:
             await c.send({"type": "sync"})  # the players start from a fresh view
-        until = time.monotonic() + 30
+        until = time.monotonic() + patience(30)
         await asyncio.gather(*(p.run(until) for p in players))
         assert all(c.over for c in clients)
         clients.append(watcher)
@@ -90,14 +98,10 @@ def test_metrics_count_tables_sockets_actions_refusals_and_database_time(
     played = server.table(tid)["version"]
     acked = sum(len(p.acked) for p in players)
     assert played == acked > 0
-    deadline = time.monotonic() + 10
-    while True:  # the server sees the sockets close a moment after the clients do
-        text_, samples = scrape(server)
-        if value(samples, "pitkit_connections", role="player") == 0:
-            break
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
-    assert value(samples, "pitkit_connections", role="spectator") == 0
+    # The server sees the sockets close a moment after the clients do, and counts them out.
+    scraped = wait_until(lambda: _closed(server), 10, "the sockets to be counted out")
+    assert scraped is not None
+    text_, samples = scraped
 
     # Tables by game and status: every game and status is reported, these two are counted.
     assert value(samples, "pitkit_tables", game="ace-pit", status="over") == 1

@@ -15,6 +15,7 @@ from sqlalchemy import Engine, inspect, text
 
 import pitkit.server.store.storage as storage
 from pitkit.server.store.storage import make_engine, metadata, migrate
+from tests.waiting import patience
 
 SCHEMA = {
     "tables",
@@ -128,7 +129,7 @@ def test_workers_started_together_migrate_once(postgres: Any) -> None:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(60)
+        thread.join(patience(60))
     try:
         assert errors == []
         assert _tables(engines[0]) == SCHEMA

@@ -18,6 +18,7 @@ import httpx
 
 from tests.server.conftest import FAST, ServerThread, run
 from tests.server.test_events import Desk
+from tests.waiting import patience
 
 KIND = "pitch-tournament"
 EIGHT = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
@@ -296,7 +297,7 @@ def test_two_judges_confirming_at_once_one_lands(server: ServerThread) -> None:
     desk.ok(cat, "hand", **{**pad, "line": 2, "pitcher": "Cat"})
 
     async def both() -> list[httpx.Response]:
-        async with httpx.AsyncClient(base_url=server.base, timeout=30) as http:
+        async with httpx.AsyncClient(base_url=server.base, timeout=patience(30)) as http:
             return list(
                 await asyncio.gather(
                     *(

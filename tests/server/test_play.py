@@ -11,6 +11,7 @@ from pitkit import games
 from pitkit.core.events import Event
 from pitkit.server.client import RandomPlayer, TableClient
 from tests.server.conftest import ServerThread, run
+from tests.waiting import patience
 
 
 def _two_player_table(server: ServerThread, **settings: Any) -> tuple[str, list[str], str]:
@@ -89,7 +90,7 @@ def test_resume_gets_missed_events_or_a_full_view(server: ServerThread) -> None:
         assert b.version == version and b.match == match
         await players[0]._maybe_act()
         await players[1]._maybe_act()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + patience(5)
         while min(a.version or 0, b.version or 0) < 6 and time.monotonic() < deadline:
             for p in players:
                 try:
@@ -128,7 +129,7 @@ def test_full_match_then_rematch_and_log(server: ServerThread) -> None:
     async def main() -> None:
         clients = [await _join(server, tid, t) for t in tokens]
         players = [RandomPlayer(c, seed) for seed, c in enumerate(clients)]
-        until = time.monotonic() + 30
+        until = time.monotonic() + patience(30)
         await asyncio.gather(*(p.run(until) for p in players))
         assert all(c.over for c in clients)
         assert server.table(tid)["status"] == "over"
@@ -165,7 +166,7 @@ def test_absent_player_is_replaced_by_a_bot_and_comes_back(server: ServerThread)
         # b is away: the stand-in plays its turns, so a's game goes on.
         player = RandomPlayer(a, 3)
         await player._maybe_act()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + patience(10)
         while time.monotonic() < deadline and (a.version or 0) < 20:
             message = await a.recv(5)
             if message["type"] == "ack":
@@ -206,7 +207,7 @@ def test_views_in_updates_keep_the_client_view_exact(server: ServerThread) -> No
         watcher = TableClient(server.base, tid, None)
         await client.connect(views=True)
         await watcher.connect(views=True)
-        await RandomPlayer(client, 3).run(time.monotonic() + 30)
+        await RandomPlayer(client, 3).run(time.monotonic() + patience(30))
         assert client.over
         while not watcher.over:
             await watcher.recv()

@@ -11,6 +11,7 @@ from pathlib import Path
 from pitkit.server.client import TableClient
 from tests.server.conftest import FAST, ServerThread, run
 from tests.server.test_pacing import QUICK, play_until
+from tests.waiting import patience
 
 
 def test_a_restart_during_the_pause_keeps_the_pause(tmp_path: Path, database: str) -> None:
@@ -50,17 +51,18 @@ def test_a_restart_during_the_pause_keeps_the_pause(tmp_path: Path, database: st
             pause = welcome["next_hand"]
             assert pause is not None, "the restart started the hand at once"
             assert 0 < pause["left"] <= 60 and pause["waiting"] == [0]
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.5)  # in which nothing may happen: a duration, not a deadline
             assert again.table(tid)["version"] == version  # the bot waits too
             await back.send({"type": "ready"})
             while (await back.recv_type("next_hand"))["next_hand"] is not None:
                 pass  # (her coming back was told first)
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + patience(10)
             while again.table(tid)["version"] == version:  # and the hand goes on
+                assert time.monotonic() < deadline, "the hand did not go on"
                 if back.seat in back.to_act and back.legal:
                     act = {"type": "act", "action": back.legal[0], "version": back.version}
                     await back.send(act)
-                await back.recv(max(0.01, deadline - time.monotonic()))
+                await back.recv()
             await back.close()
 
         run(after_the_restart())
@@ -89,7 +91,9 @@ def test_a_page_that_reloads_during_the_pause_keeps_it(server: ServerThread) -> 
         await again.connect(name="Ann")
         welcome = await again.recv_type("welcome")
         assert welcome["next_hand"] is not None and welcome["next_hand"]["waiting"] == [0]
-        await asyncio.sleep(2.5)  # longer than the moment the hand waits for nobody
+        # Longer than the moment the hand waits for nobody (pacing.EMPTY_SECONDS), in
+        # which it must not start: a duration, not a deadline.
+        await asyncio.sleep(2.5)
         assert server.table(tid)["version"] == ended["version"]
         await again.close()
 

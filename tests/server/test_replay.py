@@ -25,6 +25,7 @@ from pitkit.server.live.messages import named
 from pitkit.server.live.replays import BusyError, Kept, Played, Replays, replay
 from pitkit.server.ops.settings import Limits
 from tests.server.conftest import FAST, ServerThread, run
+from tests.waiting import patience, until
 
 
 def _finished(
@@ -303,8 +304,7 @@ def test_too_many_builds_at_once_are_refused_before_anything_is_read() -> None:
             raise LookupError("no such match")
 
         first = asyncio.ensure_future(replays.get(("t", 1, "all"), read))
-        while not reads:
-            await asyncio.sleep(0)
+        await until(lambda: reads, 5, "the first build to begin")
         with pytest.raises(BusyError):
             await replays.get(("t", 2, "all"), read)
         assert len(reads) == 1
@@ -314,8 +314,7 @@ def test_too_many_builds_at_once_are_refused_before_anything_is_read() -> None:
         assert len(replays.kept) == 0
         go.clear()
         second = asyncio.ensure_future(replays.get(("t", 2, "all"), read))  # room again
-        while len(reads) < 2:
-            await asyncio.sleep(0)
+        await until(lambda: len(reads) == 2, 5, "the second build to begin")
         go.set()
         with pytest.raises(LookupError):
             await second
@@ -355,21 +354,22 @@ def test_a_log_is_built_in_a_worker_process_once_while_the_server_answers(
 
     async def held(played: Played) -> bytes:
         entered.set()
-        while not go.is_set():
-            await asyncio.sleep(0.01)
+        await until(go.is_set, 30, "the test's go-ahead")
         return await real(played)
 
     monkeypatch.setattr(replays, "_in_worker", held)
     url = f"{server.base}/api/tables/{tid}/matches/1/log"
     result: dict[str, Any] = {}
-    reader = threading.Thread(target=lambda: result.update(log=httpx.get(url, timeout=30)))
+    reader = threading.Thread(
+        target=lambda: result.update(log=httpx.get(url, timeout=patience(30)))
+    )
     reader.start()
-    assert entered.wait(10)
+    assert entered.wait(patience(10))
     # While the log is being built, the server answers others.
-    assert httpx.get(f"{server.base}/healthz", timeout=3).status_code == 200
+    assert httpx.get(f"{server.base}/healthz", timeout=patience(3)).status_code == 200
     go.set()
     reader.join()
     first = result["log"]
     assert first.status_code == 200 and first.text.count("\n") > 2
     go.clear()  # a second read must not build it again (it would wait forever)
-    assert httpx.get(url, timeout=5).text == first.text
+    assert httpx.get(url, timeout=patience(5)).text == first.text

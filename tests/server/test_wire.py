@@ -35,6 +35,7 @@ from pitkit.tournaments import wire as tournaments
 from tests.server.conftest import FAST, ServerThread, run
 from tests.server.test_events import Desk
 from tests.server.test_pitch_event import EIGHT, PitchDesk
+from tests.waiting import patience
 
 MESSAGES: dict[str, Any] = {
     typing.get_args(typing.get_type_hints(kind)["type"])[0]: kind
@@ -217,7 +218,7 @@ def test_a_real_time_table_sends_what_is_declared(paced: ServerThread) -> None:
 
     async def main() -> None:
         await ann.connect(name="Ann", views=True)
-        await RandomPlayer(ann, 5).run(time.monotonic() + 60)
+        await RandomPlayer(ann, 5).run(time.monotonic() + patience(60))
         await ann.close()
 
     run(main())
