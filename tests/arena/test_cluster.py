@@ -42,8 +42,13 @@ def test_no_cluster_at_the_address_is_a_clear_error() -> None:
     # `auto` finds a cluster that `ray start` left on this machine (its address file).
     if ray.is_initialized() or os.environ.get("RAY_ADDRESS") or Path(RAY_FILE).exists():
         pytest.skip("Ray is running here")
-    with pytest.raises(ValueError, match="no Ray cluster at auto"):
-        make_backend("ray", address="auto")
+    try:
+        backend = make_backend("ray", address="auto")
+    except ValueError as exc:
+        assert "no Ray cluster at auto" in str(exc)
+    else:  # another test (another xdist worker) started Ray after the check above
+        backend.close()
+        pytest.skip("a Ray cluster came up on this machine meanwhile")
 
 
 @pytest.fixture(scope="module")

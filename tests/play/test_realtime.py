@@ -68,7 +68,8 @@ def test_take_says_whether_an_action_was_taken_and_listeners_still_hear() -> Non
 
 
 def test_the_virtual_run_counts_the_actions_taken_not_those_refused() -> None:
-    match = GAME.new_match(5, None, 3)
+    # Three hands: random traders rarely corner, and a whole match took 800,000 decisions.
+    match = GAME.new_match(5, {"hand_limit": 3}, 3)
     run = VirtualRun(match, [RandomBot(s) for s in range(5)], 3)
     decisions = run.run()
     assert decisions == sum(1 for e in match.log if e.type == "action")

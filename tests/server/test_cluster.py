@@ -23,6 +23,7 @@ from pitkit.server.store.owners import PostgresOwners
 from tests.postgres import REQUIRE_ENV, PostgresServer
 from tests.server.conftest import FAST, ServerThread, run
 from tests.server.processes import Process, acknowledged_are_stored, free_port, wait_until_healthy
+from tests.waiting import patience, until, wait_until
 
 WORKER = [sys.executable, "-m", "tests.server.fast_worker"]
 
@@ -60,19 +61,17 @@ def test_a_table_is_owned_by_one_worker_and_handed_over_on_request(pg_url: str) 
             assert not await b.claim("t1", wait=0)
             assert await b.unowned(["t1", "t2"]) == ["t2"]
             # b is sent t1: it asks, a lets go, b takes it.
-            assert await b.claim("t1", wait=3)
+            assert await b.claim("t1", wait=patience(3))
             assert handed == ["t1"] and "t1" not in a.held
-            # a cannot take it back from a worker that will not let go.
+            # a cannot take it back from a worker that will not let go (in 0.3 s: how
+            # long it tries, under test; not a deadline).
             assert not await a.claim("t1", wait=0.3)
             # A lost session frees every lock, and its worker hears of it.
             assert await a.claim("t3", wait=0)
             pid = (await (await a._locks.execute("SELECT pg_backend_pid()")).fetchone())[0]
             await b._locks.execute("SELECT pg_terminate_backend(%s)", (pid,))
-            for _ in range(50):
-                if lost:
-                    break
-                await asyncio.sleep(0.05)
-            assert lost and not a.held
+            await until(lambda: lost, 2.5, "a to hear that its session was lost")
+            assert not a.held
             assert await b.claim("t3", wait=0)
         finally:
             await a.close()
@@ -105,7 +104,7 @@ def test_a_table_moves_to_another_worker_and_play_goes_on(tmp_path: Path, pg_url
             assert (await moved.recv_type("sync"))["version"] >= player.version
             bot = RandomPlayer(moved, seed=1)
             await bot._maybe_act()
-            await bot.run(time.monotonic() + 20)
+            await bot.run(time.monotonic() + patience(20))
             assert bot.acked and moved.over and not bot.errors
             await moved.close()
 
@@ -130,7 +129,7 @@ class Cluster:
             config = haproxy_config(listen, [f"127.0.0.1:{w.port}" for w in self.workers], 0.2)
             self.proxy = start_haproxy(config, quiet=True)
             self.base = f"http://{listen}"
-            self.http = httpx.Client(base_url=self.base, timeout=15)
+            self.http = httpx.Client(base_url=self.base, timeout=patience(15))
             wait_until_healthy(self.http, self.proxy)
         except BaseException:
             self.stop()
@@ -138,11 +137,13 @@ class Cluster:
 
     def get(self, path: str) -> dict[str, Any]:
         """GET through the proxy; a table moving between workers is asked again."""
-        for _ in range(20):
+
+        def answered() -> httpx.Response | None:
             response = self.http.get(path)
-            if response.status_code != 503:
-                break
-            time.sleep(0.25)
+            return None if response.status_code == 503 else response
+
+        response = wait_until(answered, 5, f"GET {path} to find its worker", every=0.25)
+        assert response is not None  # (wait_until returns only an answer)
         assert response.status_code == 200, response.text
         body: dict[str, Any] = response.json()
         return body
@@ -152,7 +153,7 @@ class Cluster:
             worker.stop()
         if self.proxy is not None:
             self.proxy.terminate()
-            self.proxy.wait(10)
+            self.proxy.wait(patience(10))
 
 
 @pytest.fixture
@@ -206,9 +207,17 @@ def test_killing_a_worker_loses_no_acknowledged_action(cluster: Cluster, pg_url:
     ]
 
     async def scenario() -> None:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + patience(90)
         playing = [asyncio.create_task(_play_on(p, deadline)) for p in players]
-        await asyncio.sleep(1.0)
+        # Kill a worker once play is under way: every match started, some moves made.
+        await until(
+            lambda: (
+                all(p.client.version is not None for p in players)
+                and sum(len(p.acked) for p in players) >= 20
+            ),
+            30,
+            "play to be under way at every table",
+        )
         busiest = max(cluster.workers, key=lambda w: w.http.get("/healthz").json()["tables"])
         assert busiest.http.get("/healthz").json()["tables"] > 0
         busiest.kill()  # in the middle of play, with actions in flight
@@ -218,7 +227,7 @@ def test_killing_a_worker_loses_no_acknowledged_action(cluster: Cluster, pg_url:
 
     run(scenario())
     everything = [t["table"]["id"] for t in tables] + bot_only
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + patience(60)
     for tid in everything:
         while cluster.get(f"/api/tables/{tid}")["status"] != "over":
             assert time.monotonic() < deadline, f"table {tid} did not finish"
@@ -258,10 +267,10 @@ def test_pitkit_proxy_prints_a_valid_configuration_and_runs_it(tmp_path: Path) -
         stderr=subprocess.PIPE,
     )
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=5) as http:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=patience(5)) as http:
             wait_until_healthy(http, proxy)
             assert http.get("/api/games").status_code == 200
     finally:
         proxy.terminate()
-        assert proxy.wait(10) is not None  # SIGTERM reached HAProxy itself
+        assert proxy.wait(patience(10)) is not None  # SIGTERM reached HAProxy itself
         worker.stop()

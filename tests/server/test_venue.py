@@ -113,7 +113,7 @@ def _junk(server: ServerThread, table: str, statuses: list[int]) -> float | None
     wait_until(lambda: len(statuses) >= 4 * TABLES, 10, "the hall's pages to poll")
     with raw_socket(server.port, table) as sock:
         sock.sendall(b"\x81\x90\0\0\0\0" + b'{"type":"hello"}')
-        return flood(sock, within=dropped_within() + 1).dropped
+        return flood(sock, within=dropped_within() + patience(1)).dropped
 
 
 # -- requests by token -------------------------------------------------------------------
