@@ -79,13 +79,17 @@ async def _play_out(*clients: TableClient) -> None:
 SHORT = {"hands": 1, "turn_limit": 4}
 
 
+def _two_open_seats(server: ServerThread) -> tuple[str, str, list[str]]:
+    """A short Pitty Pat table with two open seats: its id, host token and invitations."""
+    created = server.create(game="pitty-pat", players=2, seats=["open", "open"], rules=SHORT)
+    return created["table"]["id"], created["host_token"], [s["token"] for s in created["seats"]]
+
+
 def test_the_host_cannot_see_a_hand_by_moving_seats(server: ServerThread) -> None:
     """The host, Hana, sits at seat 0 and moves herself to Bo's seat mid-hand: nothing
     moves until the next match, and her page gets nothing of Bo's cards; then each
     gets the new seat's fresh hand, and her secret opens her new seat."""
-    created = server.create(game="pitty-pat", players=2, seats=["open", "open"], rules=SHORT)
-    tid, host = created["table"]["id"], created["host_token"]
-    tokens = [s["token"] for s in created["seats"]]
+    tid, host, tokens = _two_open_seats(server)
 
     async def main() -> None:
         hana = await _seated(server, tid, tokens[0], "Hana")
@@ -136,9 +140,7 @@ def test_the_host_cannot_see_a_hand_by_moving_seats(server: ServerThread) -> Non
 def test_the_host_cannot_take_a_finished_matchs_result(server: ServerThread) -> None:
     """After the match, the host moves into the other player's seat: the result stays
     with the people who played it until the next match deals."""
-    created = server.create(game="pitty-pat", players=2, seats=["open", "open"], rules=SHORT)
-    tid, host = created["table"]["id"], created["host_token"]
-    tokens = [s["token"] for s in created["seats"]]
+    tid, host, tokens = _two_open_seats(server)
 
     async def main() -> None:
         hana = await _seated(server, tid, tokens[0], "Hana")

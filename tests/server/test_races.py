@@ -14,17 +14,23 @@ from tests.server.test_pacing import QUICK, play_until
 from tests.waiting import patience
 
 
+def _person_and_bot(server: ServerThread) -> tuple[str, str]:
+    """A Pitty Pat table of one person and a bot, with a minute's pause between hands:
+    its id and the person's invitation."""
+    created = server.create(
+        game="pitty-pat",
+        players=2,
+        seats=[None, "sensible"],
+        rules=QUICK,
+        settings={"bot_delay": 0.01, "next_hand_seconds": 60},
+    )
+    return created["table"]["id"], created["seats"][0]["token"]
+
+
 def test_a_restart_during_the_pause_keeps_the_pause(tmp_path: Path, database: str) -> None:
     first = ServerThread(tmp_path / "first", FAST, database=database)
     try:
-        created = first.create(
-            game="pitty-pat",
-            players=2,
-            seats=[None, "sensible"],
-            rules=QUICK,
-            settings={"bot_delay": 0.01, "next_hand_seconds": 60},
-        )
-        tid, invitation = created["table"]["id"], created["seats"][0]["token"]
+        tid, invitation = _person_and_bot(first)
 
         async def until_the_pause() -> tuple[TableClient, int]:
             ann = TableClient(first.base, tid, invitation)
@@ -73,14 +79,7 @@ def test_a_restart_during_the_pause_keeps_the_pause(tmp_path: Path, database: st
 def test_a_page_that_reloads_during_the_pause_keeps_it(server: ServerThread) -> None:
     """The only person at the table reloads her page during the pause: the hand waits
     for her still (it starts a moment after the last person leaves, not at once)."""
-    created = server.create(
-        game="pitty-pat",
-        players=2,
-        seats=[None, "sensible"],
-        rules=QUICK,
-        settings={"bot_delay": 0.01, "next_hand_seconds": 60},
-    )
-    tid, invitation = created["table"]["id"], created["seats"][0]["token"]
+    tid, invitation = _person_and_bot(server)
 
     async def main() -> None:
         ann = TableClient(server.base, tid, invitation)
