@@ -350,14 +350,15 @@ def test_a_log_is_built_in_a_worker_process_once_while_the_server_answers(
 
     monkeypatch.setattr(replays, "match_log", not_here)  # the worker has the real one
     entered, go = threading.Event(), threading.Event()
-    real = replays._in_worker
+    builder = server.app.state.services.replays
+    real = builder._in_worker
 
     async def held(played: Played) -> bytes:
         entered.set()
         await until(go.is_set, 30, "the test's go-ahead")
         return await real(played)
 
-    monkeypatch.setattr(replays, "_in_worker", held)
+    monkeypatch.setattr(builder, "_in_worker", held)
     url = f"{server.base}/api/tables/{tid}/matches/1/log"
     result: dict[str, Any] = {}
     reader = threading.Thread(

@@ -58,6 +58,7 @@ def create_app(
         finally:
             await online.close()
             await manager.close()
+            services.replays.close()
             await asyncio.to_thread(store.close)
 
     services = Services(limits, site or Site(), metrics, store, manager, tournaments, online)

@@ -17,14 +17,12 @@ kept costs the server one store read a build, and the builds wait their turn.
 from __future__ import annotations
 
 import asyncio
-import atexit
 import concurrent.futures
 import contextlib
 import gzip
 import json
 import multiprocessing
 import os
-import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -182,6 +180,7 @@ class Replays:
         self.built = 0
         """Replays and logs built so far (a count for tests and metrics)."""
         self._building: dict[Key, asyncio.Future[bytes]] = {}
+        self._workers: concurrent.futures.ProcessPoolExecutor | None = None
 
     async def get(self, key: Key, read: Callable[[], Awaitable[Played]]) -> bytes:
         """The gzipped bytes for `key`: kept, or built from what `read` returns (its
@@ -206,44 +205,34 @@ class Replays:
 
     async def _build(self, key: Key, read: Callable[[], Awaitable[Played]]) -> bytes:
         played = await read()
-        data = await _in_worker(played)
+        data = await self._in_worker(played)
         self.built += 1
         self.kept.put(key, data)
         return data
 
-
-_workers: concurrent.futures.ProcessPoolExecutor | None = None
-_workers_lock = threading.Lock()
-
-
-async def _in_worker(played: Played) -> bytes:
-    """`build(played)` in the worker process (started at the first build, and again
-    if it dies), shared by every server of this process."""
-    global _workers
-    with _workers_lock:
-        if _workers is None:
+    async def _in_worker(self, played: Played) -> bytes:
+        """`build(played)` in the worker process (started at the first build, and again
+        if it dies)."""
+        workers = self._workers
+        if workers is None:
             # spawn, not fork: the server has threads a forked child would inherit.
-            _workers = concurrent.futures.ProcessPoolExecutor(
+            workers = self._workers = concurrent.futures.ProcessPoolExecutor(
                 1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
             )
-        workers = _workers
-    try:
-        return await asyncio.wrap_future(workers.submit(build, played))
-    except concurrent.futures.process.BrokenProcessPool:
-        with _workers_lock:
-            if _workers is workers:
-                _workers = None
-        raise BusyError("the replay could not be prepared; try again") from None
+        try:
+            return await asyncio.wrap_future(workers.submit(build, played))
+        except concurrent.futures.process.BrokenProcessPool:
+            if self._workers is workers:
+                self._workers = None
+            raise BusyError("the replay could not be prepared; try again") from None
 
-
-@atexit.register
-def _stop_workers() -> None:
-    """At exit, let the worker go while the interpreter can still say goodbye to it."""
-    global _workers
-    with _workers_lock:
-        workers, _workers = _workers, None
-    if workers is not None:
-        workers.shutdown(wait=True, cancel_futures=True)
+    def close(self) -> None:
+        """Let the worker go (server shutdown), without waiting: a build under way has
+        nobody left to serve. Waiting would hold up the shutdown while a worker at low
+        priority on a busy machine finishes its start-up only to exit."""
+        workers, self._workers = self._workers, None
+        if workers is not None:
+            workers.shutdown(wait=False, cancel_futures=True)
 
 
 def _lower_priority() -> None:
