@@ -350,7 +350,7 @@ def test_a_log_is_built_in_a_worker_process_once_while_the_server_answers(
 
     monkeypatch.setattr(replays, "match_log", not_here)  # the worker has the real one
     entered, go = threading.Event(), threading.Event()
-    builder = server.app.state.services.replays
+    builder: replays.Replays = server.app.state.services.replays
     real = builder._in_worker
 
     async def held(played: Played) -> bytes:
