@@ -4,6 +4,7 @@ the first offered action, and nothing the page does not offer."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -222,3 +223,37 @@ class EventByApi:
         assert response.status_code == 200, response.text
         view: dict[str, Any] = response.json()["view"]
         return view
+
+
+# axe-core, the accessibility checker, pinned in package.json: `npm ci` installs it with
+# TypeScript (make lint, make test).
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+SERIOUS = ("serious", "critical")
+_AXE_RUN = """async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+    where: v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}));
+}"""
+
+
+@functools.cache
+def _axe_source() -> str:
+    assert AXE.exists(), f"no axe-core at {AXE}: `npm ci` installs it (make lint does)"
+    return AXE.read_text()
+
+
+def axe_findings(page: Page) -> list[dict[str, str]]:
+    """axe-core's serious and critical findings on the page as it is now: each rule's id,
+    impact, help and where (the first few elements)."""
+    if not page.evaluate("typeof axe === 'object'"):
+        # Evaluated rather than added as a <script>: the pages run only their own scripts (CSP).
+        page.evaluate(_axe_source())
+    found: list[dict[str, str]] = page.evaluate(_AXE_RUN)
+    return [f for f in found if f["impact"] in SERIOUS]
+
+
+def assert_accessible(page: Page, what: str) -> None:
+    """Fail with axe-core's words if it finds anything serious or critical on the page."""
+    findings = axe_findings(page)
+    said = [f"{f['id']} ({f['impact']}): {f['help']}, at {f['where']}" for f in findings]
+    assert not findings, f"{what}: " + "; ".join(said)

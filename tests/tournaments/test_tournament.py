@@ -69,6 +69,9 @@ class Tally:
     def own(self, state: list[int], actor: Actor) -> dict[str, Any]:
         return {}
 
+    def seat_of(self, state: list[int], role: str, name: str) -> str | None:
+        return None
+
     def csv(self, state: list[int]) -> dict[str, str]:
         return {"numbers.csv": "\n".join(map(str, state))}
 

@@ -4,7 +4,8 @@ A tournament is its kind, its options and an append-only log of entries, each
 made by someone through a link (`log.py`); `Tournament` holds one in memory
 and makes its entries (`tournament.py`). Its kinds are the two tournaments
 the seeds describe: the BGA's continuous Pits tournament (`pits.py`) and the
-Darrtown Pitch tournament (`pitch/`). Nothing here does I/O: the server
+Darrtown Pitch tournament (`pitch/`), each with its check-in desk for the hall
+(`checkin.py`). Nothing here does I/O: the server
 stores the log and serves the views (`pitkit.server.tournaments`).
 """
 

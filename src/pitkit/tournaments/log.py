@@ -177,6 +177,10 @@ class Kind(Protocol):
         """What `actor` sees beyond the public view, as keys added to it (a Pitch
         judge's or player's own tables); empty for most readers."""
 
+    def seat_of(self, state: Any, role: str, name: str) -> str | None:
+        """Where the player or judge `name` sits now, in words for their slip
+        ("Table A, seat 2, game 3"), if anywhere."""
+
     def csv(self, state: Any) -> dict[str, str]:
         """Every sheet and the standings, as CSV texts by file name."""
 

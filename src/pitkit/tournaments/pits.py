@@ -14,6 +14,8 @@ by the manager before its first hand; `pitkit.server.tournaments.online`): its p
 enters each hand's finishing order (role "table"), and nobody else does; only the manager
 corrects those, and the table says where the sheet differs from its play (``differs``).
 There, before ten hands, only the manager records a quit and names the replacement.
+With the option ``check_in`` the event keeps a check-in desk (`checkin.py`): only the
+players checked in are seated, at a new game or as a replacement.
 The rules themselves are `pitkit.games.pits.sheet`; this module says who may
 enter what.
 """
@@ -29,6 +31,8 @@ from pitkit.core.export import Cell, csv_text
 from pitkit.games.pits.match import PitsMatch
 from pitkit.games.pits.sheet import MIN_GAMES, MIN_HANDS, Game, ScoreSheet, SheetError, Standing
 from pitkit.games.pits.state import PLAYERS, POINTS
+from pitkit.tournaments import checkin
+from pitkit.tournaments.checkin import CHECK_IN, Presence
 from pitkit.tournaments.log import (
     DIFFERS,
     NAME_CHARS,
@@ -70,6 +74,7 @@ class PitsTournamentState:
     # what online tables said differs: (game, hand) -> the sheet's order they saw
     differs: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)
     sat: dict[str, int] = field(default_factory=dict)  # the last game each sat down at
+    check_in: Presence = field(default_factory=Presence)
 
     def game(self, number: Any) -> Game:
         """Game `number` (1-based), or RefusedError."""
@@ -180,14 +185,16 @@ class PitsKind:
     correctable = frozenset({"hand"})
 
     def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """No options: the BGA rules (10 hands a game, 4 games for the percentage prize)."""
-        if given:
-            raise RefusedError(f"a Pits tournament has no options, not {sorted(given)}")
-        return {}
+        """The BGA rules (10 hands a game, 4 games for the percentage prize); the one
+        option is `check_in` (`checkin.option`)."""
+        unknown = sorted(set(given) - {checkin.OPTION})
+        if unknown:
+            raise RefusedError(f"a Pits tournament's only option is check_in, not {unknown}")
+        return checkin.option(given)
 
     def start(self, options: Mapping[str, Any]) -> PitsTournamentState:
         """A tournament with nobody on the roster yet."""
-        return PitsTournamentState()
+        return PitsTournamentState(check_in=Presence(on=bool(options.get(checkin.OPTION))))
 
     def check(
         self,
@@ -206,6 +213,9 @@ class PitsKind:
             raise RefusedError(f"a Pits tournament has no {type!r} entries")
         if correcting and state.game(data.get("game")).ruled_off:
             raise RefusedError("that game's sheet is ruled off: its hands stand as signed")
+        if type == CHECK_IN:
+            state.check_in.check(actor, data)
+            return
         if type == DIFFERS:
             number = state.named_game(data)[0]
             said_by_its_table(actor, state.tables[number - 1].online, f"game {number}")
@@ -291,6 +301,16 @@ class PitsKind:
         """Nothing: everyone sees the whole sheet."""
         return {}
 
+    def seat_of(self, state: PitsTournamentState, role: str, name: str) -> str | None:
+        """Where player `name` sits now, in words ("Table A, seat 2, game 3"), if at an
+        open game."""
+        number = state.playing(name) if role == "player" else None
+        if number is None:
+            return None
+        game = state.sheet.games[number - 1]
+        label = state.tables[number - 1].label
+        return f"{label}, seat {game.table.index(name) + 1}, game {number}"
+
     def csv(self, state: PitsTournamentState) -> dict[str, str]:
         """`sheets.csv`: every hand of every game; `standings.csv`: the prize tables."""
         return csv(state)
@@ -338,6 +358,7 @@ def view(state: PitsTournamentState) -> dict[str, Any]:
             "percentage": _ranked(state.sheet.best_percentage(), lambda s: s.percentage),
         },
         "rules": {"hands_a_game": MIN_HANDS, "games_for_percentage": MIN_GAMES},
+        "check_in": state.check_in.view(state.players),
     }
 
 
@@ -424,6 +445,7 @@ def _start_game(state: PitsTournamentState, entry: Entry) -> None:
         busy = state.playing(player)
         if busy is not None:
             raise RefusedError(f"{player} is playing game {busy}")
+        state.check_in.require(player)
     scorer = data.get("scorer") or players[0]
     if scorer not in players:
         raise RefusedError(f"the scorer must be one of the five at the table, not {scorer}")
@@ -502,6 +524,7 @@ def _quit(state: PitsTournamentState, entry: Entry) -> None:
         busy = state.playing(replacement)
         if busy is not None:
             raise RefusedError(f"{replacement} is playing game {busy}")
+        state.check_in.require(replacement)
     if game.complete and replacement is not None:
         raise RefusedError(
             f"after {MIN_HANDS} hands a quit ends the game: it is ruled off, with no replacement"
@@ -536,6 +559,10 @@ def _sign(state: PitsTournamentState, entry: Entry) -> None:
     game.sign(player)
 
 
+def _check_in(state: PitsTournamentState, entry: Entry) -> None:
+    state.check_in.apply(entry, state.players)
+
+
 _TYPES = {
     "add_player": _add_player,
     "start_game": _start_game,
@@ -545,6 +572,7 @@ _TYPES = {
     "rule_off": _rule_off,
     "sign": _sign,
     DIFFERS: _differs,
+    CHECK_IN: _check_in,
 }
 
 KIND = PitsKind()

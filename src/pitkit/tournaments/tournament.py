@@ -72,7 +72,7 @@ class Tournament:
         seq = self.last + 1
         if type == NEW_LINK:
             self._check_new_link(actor, data, corrects)
-            entry = Entry(seq, at, actor.role, actor.name, type, dict(data))
+            entry = Entry(seq, at, actor.role, actor.name, type, {**data, **(decided or {})})
             self.entries.append(entry)
             return entry
         if corrects is None:

@@ -12,6 +12,8 @@ tournaments played through the API against them.
 from typing import Any, Literal, NotRequired, TypedDict
 
 __all__ = [
+    "CheckInMark",
+    "CheckInView",
     "LinkHolder",
     "PitchAppeal",
     "PitchDisqualified",
@@ -65,6 +67,25 @@ class TournamentEntry(TypedDict):
     corrects: int | None
     """The earlier entry this one replaces."""
     corrected_by: list[int]
+
+
+class CheckInMark(TypedDict):
+    """A player's last check-in entry: present or absent, its number, who made it
+    ("Ann": she opened her link; "the manager": ticked at the desk)."""
+
+    present: bool
+    entry: int
+    by: str
+
+
+class CheckInView(TypedDict):
+    """The check-in desk (`pitkit.tournaments.checkin`): whether the event keeps one,
+    who may be seated (everyone on the roster without a desk) and who not."""
+
+    on: bool
+    present: list[str]
+    absent: list[str]
+    marks: dict[str, CheckInMark]
 
 
 # -- BGA continuous Pits ------------------------------------------------------------
@@ -140,6 +161,7 @@ class PitsTournamentView(TypedDict):
     games: list[PitsTournamentGame]
     standings: PitsPrizeTables
     rules: PitsTournamentRules
+    check_in: CheckInView
 
 
 # -- Darrtown Pitch -----------------------------------------------------------------
@@ -358,6 +380,7 @@ class PitchTournamentView(TypedDict):
     status: str
     """What happens next, in a sentence."""
     rules: PitchTournamentRules
+    check_in: CheckInView
     mine: NotRequired[PitchMine]
 
 

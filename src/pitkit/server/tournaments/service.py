@@ -6,9 +6,10 @@ the logs in the store, in step between workers, and says who holds a link.
 
 Every entry is made through a link, and records the link's role and name and
 the time. A link is a secret token (stored hashed): the manager's is made with
-the tournament, a player's or a judge's when the manager adds them. A link
-does what its role may (the kind decides), and nothing else; the public view
-needs no link.
+the tournament, a player's or a judge's when the manager adds them (its secret
+is then a code to type, made from the manager's: `codes.py`, which lets the desk
+print everyone's slip). A link does what its role may (the kind decides), and
+nothing else; the public view needs no link.
 
 An entry costs one job of the store: it is checked and applied to the
 tournament held in memory, then stored in one transaction that checks the link
@@ -31,6 +32,7 @@ from typing import Any
 from pitkit.server.ops.tokens import hash_token, new_token
 from pitkit.server.store import tournaments as rows
 from pitkit.server.store.storage import Store
+from pitkit.server.tournaments import codes
 from pitkit.server.tournaments.shown import Page, Shown
 from pitkit.tournaments.log import (
     NEW_LINK,
@@ -44,12 +46,23 @@ from pitkit.tournaments.log import (
 )
 from pitkit.tournaments.tournament import Tournament
 
-__all__ = ["Made", "NewLink", "Running", "Tournaments"]
+__all__ = ["Made", "NewLink", "NotALinkError", "Running", "Slip", "Tournaments"]
 
 ATTEMPTS = 5
 """How many times an entry is tried while other workers store entries first."""
 NOT_A_LINK = "this link is not (or no longer) one of this event's"
-"""Why a link is refused: not one of the tournament's, or ended by a new link."""
+"""Why a link is refused: not one of the tournament's, or ended by a new link. It
+never says whose a link might have been."""
+CODES_KEPT = 4096
+"""Codes' hashes a worker remembers for each tournament (beyond it, it forgets them all)."""
+
+
+class NotALinkError(ForbiddenError):
+    """A token that is no live link of the tournament: a wrong or guessed one, or a
+    link ended by a new one (`NOT_A_LINK`)."""
+
+    def __init__(self) -> None:
+        super().__init__(NOT_A_LINK)
 
 
 @dataclass
@@ -68,6 +81,8 @@ class Running:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     shown: Shown = field(default_factory=Shown)
     """Its pages as of its last entry, kept for the next readers."""
+    codes: dict[str, str] = field(default_factory=dict)
+    """The stored hash of each code this worker has hashed, by the code (slow to make)."""
 
     @property
     def kind(self) -> Kind:
@@ -89,11 +104,24 @@ class Running:
 
 @dataclass(frozen=True, slots=True)
 class NewLink:
-    """A link an entry made: its role, its name and its token (shown once)."""
+    """A link an entry made: its role, its name, its token (shown once) and what the
+    store keeps of it."""
 
     role: str
     name: str
     token: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class Slip:
+    """A live link's slip: whose it is, where they sit now (`Kind.seat_of`), and its
+    code (None for a link made before codes: a new link gives one)."""
+
+    role: str
+    name: str
+    where: str | None
+    code: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,10 +182,18 @@ class Tournaments:
 
     async def read(self, running: Running, token: str | None) -> Actor:
         """Catch up with every entry stored (by any worker), and say who holds `token`
-        (no token: the public), in one job. ForbiddenError for a token that is not a
+        (no token: the public), in one job. NotALinkError for a token that is not a
         live link of this tournament."""
+        digest = await self._digest(running, token)
         async with running.lock:
-            return await self._catch_up(running, token)
+            return await self._catch_up(running, digest)
+
+    def holds(self, running: Running, token: str) -> bool:
+        """Whether this worker knows `token` as a live link of the tournament, from what
+        it remembers alone (nothing is hashed slowly, nothing asked of the store)."""
+        code = codes.canonical(token)
+        digest = hash_token(token) if code is None else running.codes.get(code)
+        return digest is not None and digest in running.links
 
     async def enter(
         self,
@@ -172,14 +208,18 @@ class Tournaments:
         link it made (adding a player or a judge), if any. `decided`: what the server
         decided (a table's id), added to the data once it is checked. RefusedError or
         ForbiddenError: nothing changed."""
+        digest = await self._digest(running, token)
         async with running.lock:
-            digest = hash_token(token) if token else None
             actor = running.links.get(digest) if digest is not None else PUBLIC_ACTOR
             fresh = actor is None
             if actor is None:
-                actor = await self._catch_up(running, token)
+                actor = await self._catch_up(running, digest)
+            if token is not None and (type == NEW_LINK or type in running.kind.links):
+                # The link's secret is a code made from the manager's (`_new_link`).
+                decided = {**(decided or {}), codes.SLIP: True}
+            key = _Key(token, digest)
             entry, link = await self._append(
-                running, actor, digest, fresh, type, data, corrects, decided
+                running, actor, key, fresh, type, data, corrects, decided
             )
             return Made(entry, actor, link)
 
@@ -189,8 +229,35 @@ class Tournaments:
         """Make an entry as the server's own `actor` (an online table), through no
         link. RefusedError or ForbiddenError: nothing changed."""
         async with running.lock:
-            entry, _link = await self._append(running, actor, None, False, type, data, None, None)
+            entry, _link = await self._append(
+                running, actor, _Key(None, None), False, type, data, None, None
+            )
             return entry
+
+    async def slips(self, running: Running, token: str | None) -> list[Slip]:
+        """Every live player's and judge's link, for the manager (whose link `token`
+        is) to print: the codes are made again from it. ForbiddenError for anyone else."""
+        actor = await self.read(running, token)
+        if actor.role != "manager" or token is None:
+            raise ForbiddenError("only the manager prints the slips")
+        async with running.lock:
+            tournament = running.tournament
+            live: dict[tuple[str, str], Entry] = {}
+            for entry in tournament.entries:
+                made = tournament.link_made(entry)
+                if made is not None:
+                    live[made] = entry  # a new link replaces the one before
+            return [
+                Slip(
+                    role,
+                    name,
+                    running.kind.seat_of(tournament.state, role, name),
+                    codes.make_code(token, running.id, entry.seq)
+                    if entry.data.get(codes.SLIP) is True and entry.role == "manager"
+                    else None,
+                )
+                for (role, name), entry in live.items()
+            ]
 
     async def shown(self, running: Running, actor: Actor) -> Page:
         """The tournament as `actor` sees it, with its log: JSON, built once an entry
@@ -214,17 +281,32 @@ class Tournaments:
         async with running.lock:
             return await running.shown.csv(running.tournament)
 
-    async def _catch_up(self, running: Running, token: str | None) -> Actor:
-        """Read the entries stored since the last one held, and who holds `token`
-        (one job); the caller holds the lock."""
-        digest = hash_token(token) if token else None
+    async def _digest(self, running: Running, token: str | None) -> str | None:
+        """What the store keeps of `token`: a code's slow hash (made off the event
+        loop, and remembered), any other token's plain one."""
+        if token is None:
+            return None
+        code = codes.canonical(token)
+        if code is None:
+            return hash_token(token)
+        digest = running.codes.get(code)
+        if digest is None:
+            digest = await asyncio.to_thread(codes.code_digest, running.id, code)
+            if len(running.codes) >= CODES_KEPT:
+                running.codes.clear()  # a crude bound on memory: they are made again
+            running.codes[code] = digest
+        return digest
+
+    async def _catch_up(self, running: Running, digest: str | None) -> Actor:
+        """Read the entries stored since the last one held, and who holds the link
+        whose token's digest is `digest` (one job); the caller holds the lock."""
         caught = await self.store.run(rows.catch_up(running.id, running.tournament.last, digest))
         running.catch_up(caught.entries)
         if digest is None:
             return PUBLIC_ACTOR
         if caught.holder is None:
             running.links.pop(digest, None)
-            raise ForbiddenError(NOT_A_LINK)
+            raise NotALinkError
         actor = running.links[digest] = Actor(*caught.holder)
         return actor
 
@@ -232,7 +314,7 @@ class Tournaments:
         self,
         running: Running,
         actor: Actor,
-        digest: str | None,
+        key: _Key,
         fresh: bool,
         type: str,
         data: Mapping[str, Any],
@@ -261,16 +343,16 @@ class Tournaments:
                 await self._catch_up(running, None)
                 fresh = True
                 continue
-            link = _new_link(tournament, entry)
-            appended = await self._store(running, entry, digest, link)
+            link = await _new_link(running, entry, key.token)
+            appended = await self._store(running, entry, key.digest, link)
             if appended.stored:
                 running.forget_ended_links([entry])
                 if link is not None:
-                    running.links[hash_token(link.token)] = Actor(link.role, link.name)
+                    running.links[link.digest] = Actor(link.role, link.name)
                 return entry, link
             if not appended.link_live:
-                running.links.pop(digest or "", None)
-                raise ForbiddenError(NOT_A_LINK)
+                running.links.pop(key.digest or "", None)
+                raise NotALinkError
             running.catch_up(appended.newer)
             fresh = True
         raise RefusedError("too many entries at once; try again")
@@ -282,9 +364,7 @@ class Tournaments:
         take it (or fails), take it back."""
         made = None
         if link is not None:
-            made = rows.NewLink(
-                hash_token(link.token), link.role, link.name, replaces=entry.type == NEW_LINK
-            )
+            made = rows.NewLink(link.digest, link.role, link.name, replaces=entry.type == NEW_LINK)
         try:
             appended = await self.store.run(rows.append(running.id, entry, digest, made))
         except BaseException:
@@ -295,7 +375,26 @@ class Tournaments:
         return appended
 
 
-def _new_link(tournament: Tournament, entry: Entry) -> NewLink | None:
-    """The link an entry makes, with a new token, if it makes one."""
-    made = tournament.link_made(entry)
-    return None if made is None else NewLink(made[0], made[1], new_token())
+@dataclass(frozen=True, slots=True)
+class _Key:
+    """The link an entry comes through: its token and what the store keeps of it
+    (both None for the server's own entries)."""
+
+    token: str | None
+    digest: str | None
+
+
+async def _new_link(running: Running, entry: Entry, by: str | None) -> NewLink | None:
+    """The link an entry makes, if it makes one: a code made from the manager's token
+    `by` (`codes.make_code`) where the manager's entry says so, else a random token."""
+    made = running.tournament.link_made(entry)
+    if made is None:
+        return None
+    role, name = made
+    if by is None or entry.role != "manager" or entry.data.get(codes.SLIP) is not True:
+        token = new_token()
+        return NewLink(role, name, token, hash_token(token))
+    code = codes.make_code(by, running.id, entry.seq)
+    digest = await asyncio.to_thread(codes.code_digest, running.id, code)
+    running.codes[code] = digest
+    return NewLink(role, name, code, digest)

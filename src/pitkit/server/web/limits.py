@@ -1,6 +1,8 @@
 """What one client may ask of the app: HTTP requests a second (`RequestRate`), tables
-created a minute (`Buckets`, tables.py), a request body's size (`BodyLimit`), and who
-backs off after a socket of theirs was closed for abuse (`Strikes`, play.py).
+created a minute (`Buckets`, tables.py), a request body's size (`BodyLimit`), who
+backs off after a socket of theirs was closed for abuse (`Strikes`, play.py), and how
+many wrong secrets (an event link's token, a slip's code) an address may try
+(`FailedTries`, tournaments.py).
 
 A client is known by its secret where it has one: an HTTP request carrying a token
 the server has accepted before is counted against that token, not its address, so a
@@ -22,14 +24,23 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pitkit.server.ops.settings import Bucket, Limits
 from pitkit.server.web.guards import Site
 
-__all__ = ["BodyLimit", "Buckets", "RequestRate", "Strikes", "TokenRoutes", "bearer_token"]
+__all__ = [
+    "BodyLimit",
+    "Buckets",
+    "FailedTries",
+    "RequestRate",
+    "Strikes",
+    "TokenRoutes",
+    "bearer_token",
+]
 
 _KEPT = 10_000
 """Clients a registry here keeps at most (a crude bound on memory)."""
 
-TOKEN_SHAPE = re.compile(rb"bearer +([A-Za-z0-9_-]{24}) *", re.IGNORECASE)
+TOKEN_SHAPE = re.compile(rb"bearer +([A-Za-z0-9_-]{24}|[0-9A-Z]{10}) *", re.IGNORECASE)
 """An Authorization header carrying a token shaped as `ops.tokens.new_token` makes them
-(24 characters of URL-safe base64)."""
+(24 characters of URL-safe base64), or as an event link's code (ten characters of
+Crockford's base 32, `server.tournaments.codes`)."""
 
 
 class Buckets:
@@ -158,6 +169,26 @@ class RequestRate:
             self.tokens.forget(token)  # revoked, or never one: back to its address
         elif not known and 0 < status < 400 and self.reads_token(scope):
             self.tokens.admit(token)
+
+
+class FailedTries:
+    """Wrong secrets one client address may try: `burst` at once, then one every
+    1/`rate` seconds. Past that its tries wait (`wait`), before any is checked, so
+    guessing a short secret (a slip's code) takes longer than anyone lives. A secret
+    the server knows to be good is never held up: a hall of players behind one
+    address keeps going while one of them mistypes."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.buckets = Buckets(rate, burst)
+
+    def wait(self, client: str) -> float:
+        """Seconds before `client` may try a secret the server does not know (0: now)."""
+        bucket = self.buckets.buckets.get(client)
+        return 0.0 if bucket is None else bucket.wait()
+
+    def failed(self, client: str) -> None:
+        """Count one wrong secret tried by `client`."""
+        self.buckets.take(client)
 
 
 class Strikes:

@@ -3,32 +3,49 @@ and ``/e/``.
 
 Every call names its link's token as ``Authorization: Bearer``; without one, a
 call reads the public view. Links are pages, ``/e/<id>#token=<token>``: the
-token stays in the page (a fragment is never sent to the server).
+token stays in the page (a fragment is never sent to the server). A player's or a
+judge's token is the code on their slip (`pitkit.server.tournaments.codes`), which
+they may type on ``/e/<id>/code`` instead; wrong tokens and codes are limited per
+address (`FailedTries`), and refused in words that name nobody.
 """
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
-from collections.abc import Mapping
+import math
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
+import segno
 from fastapi import APIRouter, Header, HTTPException, Request
 from fastapi import Path as InPath
 from fastapi.responses import FileResponse, Response
 from pydantic import BaseModel, Field
 
+from pitkit.server.tournaments import codes
 from pitkit.server.tournaments.online import OnlineTables
-from pitkit.server.tournaments.service import Running, Tournaments
+from pitkit.server.tournaments.service import NotALinkError, Running, Slip, Tournaments
 from pitkit.server.tournaments.shown import Page
 from pitkit.server.web.bodies import Body, bearer
 from pitkit.server.web.guards import Site
-from pitkit.server.web.limits import Buckets
+from pitkit.server.web.limits import Buckets, FailedTries
 from pitkit.tournaments.log import OPEN_TABLE, Actor, ForbiddenError, RefusedError
 
-__all__ = ["tournament_routes"]
+__all__ = ["FAILED_TRIES_BURST", "FAILED_TRIES_RATE", "tournament_routes"]
 
 STATIC = Path(__file__).parent.parent / "static"
+PAGES = ("", "/screen", "/print", "/slips", "/code")
+"""The event's pages under ``/e/<id>``: one HTML file, its script draws each."""
+FAILED_TRIES_BURST = 30
+"""Wrong links or codes one address may try at once (a hall's typos, behind one router)."""
+FAILED_TRIES_RATE = 0.1
+"""Wrong links or codes one address may try a second once past the burst: one in ten
+seconds, so that guessing one of a hundred 50-bit codes takes one address over a
+million years."""
 
 
 TournamentId = Annotated[str, InPath(max_length=64)]
@@ -81,6 +98,30 @@ class OnlineTable(BaseModel):
     host_token: str
 
 
+class SlipOut(BaseModel):
+    """A player's or a judge's slip: who, where they sit now, their link's code (as
+    printed, "ABCDE-FGHJK"), the link itself and its QR code (inline SVG). A link
+    made before codes has none: a new link gives one."""
+
+    role: str
+    name: str
+    where: str | None
+    code: str | None
+    url: str | None
+    qr: str | None
+
+
+class Slips(BaseModel):
+    """Every live player's and judge's slip, with the event's public page and the page
+    where a code is typed (``base``: "" when the server does not know its own address,
+    so the links are relative: start it with ``--public-url``)."""
+
+    base: str
+    page: str
+    code_page: str
+    slips: list[SlipOut]
+
+
 class Entered(BaseModel):
     """The entry as stored, the event as it now is, and the link or the table
     it made, if any."""
@@ -100,14 +141,50 @@ def tournament_routes(
     """The routes of the tournaments' API and pages; `events_an_hour`: the events one
     address may open an hour."""
     router = APIRouter()
-    _reading(router, tournaments, site, events_an_hour)
-    _entering(router, tournaments, online, site)
-    for path in ("/e/{event_id}", "/e/{event_id}/screen", "/e/{event_id}/print"):
-        router.add_api_route(path, _page, include_in_schema=False, methods=["GET"])
+    tries = FailedTries(FAILED_TRIES_RATE, FAILED_TRIES_BURST)
+    _reading(router, tournaments, site, events_an_hour, tries)
+    _entering(router, tournaments, online, site, tries)
+    _handing_out(router, tournaments, site, tries)
+    for page in PAGES:
+        router.add_api_route(
+            f"/e/{{event_id}}{page}", _page, include_in_schema=False, methods=["GET"]
+        )
     return router
 
 
-def _reading(router: APIRouter, tournaments: Tournaments, site: Site, an_hour: int) -> None:
+@contextmanager
+def _guessing(
+    tournaments: Tournaments,
+    running: Running,
+    token: str | None,
+    request: Request,
+    tries: FailedTries,
+) -> Iterator[None]:
+    """Check a link's token under the limit of wrong ones an address may try: a token
+    this worker does not know waits while the address is over it (429, nothing
+    checked), and one found wrong counts against the address (then 403, in words
+    that name nobody)."""
+    if token is None or tournaments.holds(running, token):
+        yield
+        return
+    address = request.client.host if request.client else "?"
+    wait = tries.wait(address)
+    if wait > 0:
+        raise HTTPException(
+            429,
+            f"too many wrong links or codes from this address: try again in {math.ceil(wait)} s",
+            headers={"Retry-After": str(math.ceil(wait))},
+        )
+    try:
+        yield
+    except NotALinkError:
+        tries.failed(address)
+        raise
+
+
+def _reading(
+    router: APIRouter, tournaments: Tournaments, site: Site, an_hour: int, tries: FailedTries
+) -> None:
     """The routes that make a tournament and read it: its kinds, its view, its CSV files."""
     opened = Buckets(an_hour / 3600, an_hour)
 
@@ -137,8 +214,10 @@ def _reading(router: APIRouter, tournaments: Tournaments, site: Site, an_hour: i
     ) -> Response:
         """The event as the link's role sees it (no link: the public view), with its log."""
         running = await _running_or_404(tournaments, event_id)
+        token = bearer(authorization)
         try:
-            actor = await tournaments.read(running, bearer(authorization))
+            with _guessing(tournaments, running, token, request, tries):
+                actor = await tournaments.read(running, token)
         except ForbiddenError as exc:
             raise HTTPException(403, str(exc)) from None
         page = await tournaments.shown(running, actor)
@@ -172,7 +251,11 @@ def _sent(
 
 
 def _entering(
-    router: APIRouter, tournaments: Tournaments, online: OnlineTables, site: Site
+    router: APIRouter,
+    tournaments: Tournaments,
+    online: OnlineTables,
+    site: Site,
+    tries: FailedTries,
 ) -> None:
     """The route that makes entries (and opens online tables)."""
 
@@ -192,13 +275,16 @@ def _entering(
         token = bearer(authorization)
         table = None
         try:
-            if body.type == OPEN_TABLE and body.corrects is None:
-                made, opened, host = await online.open(running, token, body.data)
-                url = f"{site.base_url(request.scope)}/t/{opened.id}#watch"
-                table = OnlineTable(id=opened.id, url=url, host_token=host)
-            else:
-                made = await tournaments.enter(running, token, body.type, body.data, body.corrects)
-                await online.vacate(running, made)
+            with _guessing(tournaments, running, token, request, tries):
+                if body.type == OPEN_TABLE and body.corrects is None:
+                    made, opened, host = await online.open(running, token, body.data)
+                    url = f"{site.base_url(request.scope)}/t/{opened.id}#watch"
+                    table = OnlineTable(id=opened.id, url=url, host_token=host)
+                else:
+                    made = await tournaments.enter(
+                        running, token, body.type, body.data, body.corrects
+                    )
+                    await online.vacate(running, made)
         except ForbiddenError as exc:
             raise HTTPException(403, str(exc)) from None
         except RefusedError as exc:
@@ -215,6 +301,62 @@ def _entering(
             link=link,
             table=None if table is None else table.model_dump(),
         )
+
+
+def _handing_out(
+    router: APIRouter, tournaments: Tournaments, site: Site, tries: FailedTries
+) -> None:
+    """The routes that hand the event out in the hall: the slips, the public page's QR code."""
+
+    @router.get("/api/events/{event_id}/slips", tags=["events"], response_model=Slips)
+    async def slips(
+        event_id: TournamentId, request: Request, authorization: Authorization = None
+    ) -> Slips:
+        """Every live player's and judge's slip, to print: their code, their link and its
+        QR code. The manager's link only (the codes are made again from it)."""
+        running = await _running_or_404(tournaments, event_id)
+        token = bearer(authorization)
+        try:
+            with _guessing(tournaments, running, token, request, tries):
+                made = await tournaments.slips(running, token)
+        except ForbiddenError as exc:
+            raise HTTPException(403, str(exc)) from None
+        base = site.base_url(request.scope)
+        page = f"{base}/e/{running.id}"
+        out = await asyncio.to_thread(lambda: [_slip(page, slip) for slip in made])
+        return Slips(base=base, page=page, code_page=f"{page}/code", slips=out)
+
+    @router.get("/api/events/{event_id}/qr.svg", tags=["events"])
+    async def public_qr(event_id: TournamentId, request: Request) -> Response:
+        """The QR code of the event's public page, for the big screen (SVG)."""
+        running = await _running_or_404(tournaments, event_id)
+        svg = _qr_svg(f"{site.base_url(request.scope)}/e/{running.id}")
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=300"})
+
+
+def _qr_svg(url: str) -> str:
+    """`url`'s QR code as SVG, black on white, sized by whoever shows it (segno)."""
+    out = io.BytesIO()
+    qr = segno.make(url, error="m", micro=False)
+    qr.save(out, kind="svg", xmldecl=False, svgns=True, omitsize=True, dark="#000", light="#fff")
+    return out.getvalue().decode()
+
+
+def _slip(page: str, slip: Slip) -> SlipOut:
+    """A slip as sent: its link and the link's QR code, made from its code."""
+    if slip.code is None:
+        return SlipOut(
+            role=slip.role, name=slip.name, where=slip.where, code=None, url=None, qr=None
+        )
+    url = f"{page}#token={slip.code}"
+    return SlipOut(
+        role=slip.role,
+        name=slip.name,
+        where=slip.where,
+        code=codes.grouped(slip.code),
+        url=url,
+        qr=_qr_svg(url),
+    )
 
 
 def _with_event(event: Page, status: int, **rest: Any) -> Response:

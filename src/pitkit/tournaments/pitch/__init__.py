@@ -43,6 +43,9 @@ from 1). The entries:
   {appeal}: the table's judge.
 - ``differs`` {round, table, line, played, sheet, note}: an online table, where a
   line of its pad is not the hand it played (`pitkit.tournaments.log.DIFFERS`).
+- ``check_in`` {player, present?}: a player for themselves, or the manager, at an
+  event opened with the option ``check_in`` (`pitkit.tournaments.checkin`): only
+  players present are seated in a Go-Round.
 
 The manager may make every entry but ``differs``; a cut or a line an online
 table entered is corrected by the manager only.

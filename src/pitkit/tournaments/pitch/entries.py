@@ -11,6 +11,7 @@ from typing import Any
 from pitkit.games.pitch.rules import MAX_BID, MIN_BID
 from pitkit.games.pitch.scoring import score_pad
 from pitkit.games.pitch.sheet import Confirm, Misdeal, Misplay, ScoreSheet
+from pitkit.tournaments.checkin import CHECK_IN
 from pitkit.tournaments.log import (
     DIFFERS,
     OPEN_TABLE,
@@ -357,6 +358,10 @@ def _differs(state: PitchTournamentState, entry: Entry) -> None:
     state.differs[table.round, table.number, line] = dict(sheet)
 
 
+def _check_in(state: PitchTournamentState, entry: Entry) -> None:
+    state.check_in.apply(entry, state.players)
+
+
 def _dismiss_appeal(state: PitchTournamentState, entry: Entry) -> None:
     appeal, _table = _ruled(state, entry.data)
     appeal.status, appeal.ruling = "dismissed", entry.seq
@@ -376,4 +381,5 @@ TYPES: dict[str, Callable[[PitchTournamentState, Entry], None]] = {
     "dismiss_appeal": _dismiss_appeal,
     OPEN_TABLE: _open_table,
     DIFFERS: _differs,
+    CHECK_IN: _check_in,
 }

@@ -9,6 +9,8 @@ from typing import Any
 
 from pitkit.games.pitch.match import PitchMatch
 from pitkit.games.pitch.scoring import HandResult
+from pitkit.tournaments import checkin
+from pitkit.tournaments.checkin import CHECK_IN, Presence
 from pitkit.tournaments.log import (
     DIFFERS,
     OPEN_TABLE,
@@ -57,10 +59,14 @@ class PitchKind:
 
     def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """`advance`: how many go on from each table to the next Go-Round
-        (default 1, the table's winner; at most 3, as a table always eliminates)."""
-        unknown = sorted(set(given) - {"advance"})
+        (default 1, the table's winner; at most 3, as a table always eliminates);
+        `check_in` (`checkin.option`)."""
+        unknown = sorted(set(given) - {"advance", checkin.OPTION})
         if unknown:
-            raise RefusedError(f"a Pitch tournament's only option is advance, not {unknown}")
+            raise RefusedError(
+                f"a Pitch tournament's only option is advance (and check_in, for a check-in "
+                f"desk), not {unknown}"
+            )
         advance = given.get("advance", DEFAULT_ADVANCE)
         if not isinstance(advance, int) or isinstance(advance, bool):
             raise RefusedError("advance is a whole number")
@@ -69,11 +75,14 @@ class PitchKind:
                 f"advance is 1 to {MAX_SEATS - 1}: tables seat {MIN_SEATS} to {MAX_SEATS} "
                 "players, and each table eliminates at least one"
             )
-        return {"advance": advance}
+        return {"advance": advance, **checkin.option(given)}
 
     def start(self, options: Mapping[str, Any]) -> PitchTournamentState:
         """A tournament with nobody on the rosters yet."""
-        return PitchTournamentState(advance=int(options.get("advance", DEFAULT_ADVANCE)))
+        return PitchTournamentState(
+            advance=int(options.get("advance", DEFAULT_ADVANCE)),
+            check_in=Presence(on=bool(options.get(checkin.OPTION))),
+        )
 
     def check(
         self,
@@ -91,6 +100,9 @@ class PitchKind:
             raise RefusedError(f"a Pitch tournament has no {type!r} entries")
         if correcting:
             _check_correction(state, type, data)
+        if type == CHECK_IN:
+            state.check_in.check(actor, data)
+            return
         if type == DIFFERS:
             spot = state.table(data)
             said_by_its_table(actor, spot.online, spot.label)
@@ -140,6 +152,10 @@ class PitchKind:
         """A judge's or a player's own part (``mine``): their tables now, the pending
         hands and open appeals there."""
         return views.own(state, actor)
+
+    def seat_of(self, state: PitchTournamentState, role: str, name: str) -> str | None:
+        """Where `name` plays or judges in the Go-Round now, in words, if anywhere."""
+        return views.seat_of(state, role, name)
 
     def csv(self, state: PitchTournamentState) -> dict[str, str]:
         """`pads.csv`: every line of every table's pad; `standings.csv`: each Go-Round's."""

@@ -149,6 +149,7 @@ def _seatable(state: PitchTournamentState, name: str, eligible: Sequence[str], n
             f"{name} was disqualified in Go-Round {dq['round']} (entry #{dq['entry']}, two "
             "misplays in one Go-Round) and cannot be seated again"
         )
+    state.check_in.require(name)
     if name not in eligible:
         raise RefusedError(f"{name} did not advance from Go-Round {number - 1}")
 

@@ -12,6 +12,7 @@ from typing import Any
 from pitkit.core.errors import BadOptionError
 from pitkit.games.pitch.rules import Rules
 from pitkit.games.pitch.sheet import GoRound, ScoreSheet
+from pitkit.tournaments.checkin import Presence
 from pitkit.tournaments.log import RefusedError
 
 __all__ = [
@@ -164,6 +165,7 @@ class PitchTournamentState:
     disqualified: dict[str, dict[str, Any]] = field(default_factory=dict)
     # what online tables said differs: (round, table, line) -> the sheet's pad they saw
     differs: dict[tuple[int, int, int], dict[str, Any]] = field(default_factory=dict)
+    check_in: Presence = field(default_factory=Presence)
 
     def round(self, number: Any) -> Round:
         """Go-Round `number` (from 1), or RefusedError."""
@@ -242,14 +244,14 @@ class PitchTournamentState:
 
     def eligible(self) -> list[str]:
         """Who may be seated in the next Go-Round, best standing first: the roster
-        for the first, then those who advance from the last."""
+        for the first, then those who advance from the last; at an event that checks
+        its players in, only those present."""
         if not self.rounds:
-            return [p for p in self.players if p not in self.disqualified]
-        out = []
-        for line in standings(self, self.rounds[-1]):
-            if line["status"] == "advances":
-                out.append(line["player"])
-        return out
+            ready = [p for p in self.players if p not in self.disqualified]
+        else:
+            lines = standings(self, self.rounds[-1])
+            ready = [line["player"] for line in lines if line["status"] == "advances"]
+        return [p for p in ready if self.check_in.present(p)]
 
     def status(self) -> str:
         """What happens next, in a sentence."""

@@ -22,7 +22,7 @@ from pitkit.tournaments.pitch.state import (
     standings,
 )
 
-__all__ = ["csv", "own", "view"]
+__all__ = ["csv", "own", "seat_of", "view"]
 
 
 def view(state: PitchTournamentState) -> dict[str, Any]:
@@ -53,6 +53,7 @@ def view(state: PitchTournamentState) -> dict[str, Any]:
             "advance": state.advance,
             "misplays_to_disqualify": 2,
         },
+        "check_in": state.check_in.view(state.players),
     }
     return out
 
@@ -60,6 +61,22 @@ def view(state: PitchTournamentState) -> dict[str, Any]:
 def own(state: PitchTournamentState, actor: Actor) -> dict[str, Any]:
     """A judge's or a player's own part of the view (``mine``); nothing for others."""
     return {"mine": _mine(state, actor)} if actor.role in ("judge", "player") else {}
+
+
+def seat_of(state: PitchTournamentState, role: str, name: str) -> str | None:
+    """Where `name` plays (a player: "table 2 of Go-Round 1, seat 3") or judges (a
+    judge: "judge of table 1 and table 2 of Go-Round 1") in the Go-Round now, if anywhere."""
+    if not state.rounds:
+        return None
+    tables = state.rounds[-1].tables
+    if role == "judge":
+        mine = [t for t in tables if t.judge == name]
+        if not mine:
+            return None
+        where = " and ".join(f"table {t.number}" for t in mine)
+        return f"judge of {where} of Go-Round {mine[0].round}"
+    seated = next((t for t in tables if name in t.players), None)
+    return None if seated is None else f"{seated.label}, seat {seated.players.index(name) + 1}"
 
 
 def _round_json(state: PitchTournamentState, rnd: Round) -> dict[str, Any]:

@@ -1,12 +1,17 @@
 // @ts-check
 // The event pages' shell: one page (event.html) for /e/<id> (the manager's desk, a
-// player's page or the public view, by the link), /e/<id>/screen (the big screen)
-// and /e/<id>/print (the score sheets). It reads the link from the address, keeps it
-// in this browser (js/event/keep.js) and takes it out of the address bar, asks the
-// server for the event, and has the event's kind draw it (js/event/<kind>.js,
-// declared by js/event/contract.js). It asks again every few seconds, and after
-// every entry it draws the event from the server's answer.
-import {ApiError, api, errorText, h, morph, sentence} from './dom.js';
+// player's page or the public view, by the link), /e/<id>/screen (the big screen),
+// /e/<id>/print (the score sheets), /e/<id>/slips (the slips to hand out) and
+// /e/<id>/code (where a player types the code on their slip). It reads the link from
+// the address, keeps it in this browser (js/event/keep.js) and takes it out of the
+// address bar, asks the server for the event, and has the event's kind draw it
+// (js/event/<kind>.js, declared by js/event/contract.js; the slips and the code page
+// are every kind's: js/event/hall.js). A player who opens their link is checked in
+// (js/event/checkin.js). It asks again every few seconds, and after every entry it
+// draws the event from the server's answer.
+import {ApiError, api, errorText, h, morph, sentence, toast} from './dom.js';
+import {checkInOnOpen} from './event/checkin.js';
+import {codePage, slipsPage} from './event/hall.js';
 import * as keep from './event/keep.js';
 import * as store from './store.js';
 
@@ -16,7 +21,9 @@ import * as store from './store.js';
 /** @typedef {import('./event/contract.js').Me} Me */
 
 // How often each page asks for news: the big screen in the hall, the others.
-const POLL_MS = {screen: 4000, main: 5000, print: 30000};
+const POLL_MS = {screen: 4000, main: 5000, print: 30000, slips: 30000, code: 60000};
+/** @type {Record<string, 'screen' | 'print' | 'slips' | 'code'>} */
+const PAGES = {screen: 'screen', print: 'print', slips: 'slips', code: 'code'};
 
 /**
  * The element with this id (the page has it).
@@ -28,8 +35,8 @@ function byId(id) {
 
 const parts = location.pathname.split('/').filter(Boolean); // ['e', id, page?]
 const eventId = decodeURIComponent(parts[1] || '');
-/** @type {'main' | 'screen' | 'print'} */
-const pageName = parts[2] === 'screen' ? 'screen' : parts[2] === 'print' ? 'print' : 'main';
+/** @type {EventContext['page']} */
+const pageName = PAGES[parts[2] || ''] || 'main';
 
 /** @type {string | null} */
 let token = null;
@@ -49,6 +56,7 @@ const ctx = {
   links: {},
   enter,
   seat,
+  ask: (path, using = token) => api(path, {token: using}),
   redraw: draw,
 };
 
@@ -76,6 +84,12 @@ function read(using) {
 async function firstRead() {
   const params = new URLSearchParams(location.hash.slice(1));
   const opened = params.get('token');
+  const manager = keep.record(eventId).tokens.manager;
+  if (pageName === 'slips' && manager) {
+    // Printed from the desk's browser: the slips' codes are made from the manager's link.
+    token = manager;
+    return read(manager).catch(() => { token = null; return read(null); });
+  }
   if (pageName !== 'main' || params.has('public')) {
     if (opened) history.replaceState(null, '', location.pathname);
     return read(null);
@@ -187,6 +201,8 @@ function pageTitle() {
   const {role, name} = ctx.me;
   if (pageName === 'screen') return 'Standings';
   if (pageName === 'print') return sheetsName();
+  if (pageName === 'slips') return 'Slips';
+  if (pageName === 'code') return 'Your code';
   if (role === 'manager') return "Manager's desk";
   if (role === 'player' || role === 'judge') return `${name}'s page`;
   return 'Public view';
@@ -195,6 +211,8 @@ function pageTitle() {
 /** The hook that draws this page for this link. */
 function hook() {
   const m = /** @type {EventModule} */ (kindModule);
+  if (pageName === 'slips') return slipsPage;
+  if (pageName === 'code') return codePage;
   if (pageName === 'screen') return m.screen || m.public;
   if (pageName === 'print') return m.print || m.public;
   const byRole = {manager: m.desk, player: m.player, judge: m.judge}[ctx.me.role];
@@ -222,9 +240,12 @@ function drawBar() {
         h('option', {value: '', selected: token === null}, 'Public view'));
       links.push(h('label', {class: 'as-label'}, h('span', {class: 'sr-only'}, 'See the event as'), select));
     }
-  } else if (pageName === 'print') {
+    if (token === null) links.push(h('a', {class: 'button', href: `${base}/code`, 'data-action': 'type-code'}, 'Type your code'));
+  } else if (pageName === 'print' || pageName === 'slips') {
     links.push(h('button', {type: 'button', class: 'primary', onclick: () => print()}, 'Print'));
     links.push(h('a', {class: 'button', href: base}, 'Back to the event'));
+  } else if (pageName === 'code') {
+    links.push(h('a', {class: 'button', href: `${base}#public`}, 'The event\'s page'));
   }
   morph(byId('links'), h('nav', {}, links));
 }
@@ -335,6 +356,7 @@ async function start() {
   });
   window.addEventListener('hashchange', () => location.reload());
   draw();
+  if (pageName === 'main' && await checkInOnOpen(ctx)) toast('You are checked in. Welcome!', 'info');
   setInterval(() => { if (document.visibilityState === 'visible') refresh(); }, POLL_MS[pageName]);
   // For tests and the curious: the event as drawn.
   /** @type {any} */ (window).pitkitEvent = ctx;

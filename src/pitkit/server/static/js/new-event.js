@@ -1,12 +1,16 @@
 // @ts-check
 // The lobby's "Run a tournament" form: opens an event and goes to its manager's desk
-// (the desk keeps the manager's link in this browser; docs/tournaments.md).
+// (the desk keeps the manager's link in this browser; docs/tournaments.md). Its one
+// option, added here: a check-in desk, where only players present are seated.
 import {api, errorText, h} from './dom.js';
 
 const form = /** @type {HTMLFormElement} */ (document.getElementById('new-event'));
 const kind = /** @type {HTMLSelectElement} */ (document.getElementById('event-kind'));
 const nameInput = /** @type {HTMLInputElement} */ (document.getElementById('event-name'));
 const problem = /** @type {HTMLElement} */ (document.getElementById('event-error'));
+const checkIn = /** @type {HTMLInputElement} */ (h('input', {type: 'checkbox', id: 'event-check-in', name: 'check_in'}));
+problem.before(h('div', {class: 'form-row'},
+  h('label', {for: 'event-check-in'}, checkIn, ' Check players in: seat only those present (they scan their slip, or the desk ticks them)')));
 
 async function start() {
   /** @type {{kind: string, title: string}[]} */
@@ -22,7 +26,8 @@ async function start() {
       return;
     }
     try {
-      const created = await api('/api/events', {method: 'POST', body: {kind: kind.value, name: nameInput.value}});
+      const options = checkIn.checked ? {check_in: true} : {};
+      const created = await api('/api/events', {method: 'POST', body: {kind: kind.value, name: nameInput.value, options}});
       location.assign(created.manager.url.replace(/^https?:\/\/[^/]+/, ''));
     } catch (error) {
       problem.textContent = errorText(error);

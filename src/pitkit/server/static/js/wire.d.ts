@@ -76,6 +76,27 @@ export interface AckMessage {
 /** A card's text, as `pitkit.cards` writes it: `7H`, `RJ`, `wheat`. */
 export type Card = string;
 
+/**
+ * A player's last check-in entry: present or absent, its number, who made it
+ * ("Ann": she opened her link; "the manager": ticked at the desk).
+ */
+export interface CheckInMark {
+  present: boolean;
+  entry: number;
+  by: string;
+}
+
+/**
+ * The check-in desk (`pitkit.tournaments.checkin`): whether the event keeps one,
+ * who may be seated (everyone on the roster without a desk) and who not.
+ */
+export interface CheckInView {
+  on: boolean;
+  present: string[];
+  absent: string[];
+  marks: Record<string, CheckInMark>;
+}
+
 /** A hand of the match before this one, for the history after a sync. */
 export interface EarlierHand {
   hand: number;
@@ -607,6 +628,7 @@ export interface PitchTournamentView {
   /** What happens next, in a sentence. */
   status: string;
   rules: PitchTournamentRules;
+  check_in: CheckInView;
   mine?: PitchMine;
 }
 
@@ -784,6 +806,7 @@ export interface PitsTournamentView {
   games: PitsTournamentGame[];
   standings: PitsPrizeTables;
   rules: PitsTournamentRules;
+  check_in: CheckInView;
 }
 
 /** A seat's view of a hand of Pits. */

@@ -8,6 +8,7 @@
 //                    a judge's: `judge`; no link (or #public): `public`
 //   /e/<id>/screen   `screen` (the big screen in the hall; no controls)
 //   /e/<id>/print    `print` (the score sheets, for paper and PDF)
+//   /e/<id>/slips, /e/<id>/code: every kind's (js/event/hall.js)
 // A hook the module leaves out falls back to `public`. Hooks return nodes, and the
 // shell patches the page with them (dom.js `morph`), so a redraw keeps the focus
 // and whatever is typed. A hook never changes the event: it calls `ctx.enter`,
@@ -37,10 +38,11 @@
  * What a hook gets. `forms` is the page's own state (what is typed and picked, which
  * panel is open), kept across redraws; an element with `data-bind="<key>"` shows
  * `forms[<key>]` (see ui.js `bind`). `notes` are the last words on each form
- * (`where`): a refusal from the server, or what was done.
+ * (`where`): a refusal from the server, or what was done. `ask` reads the API through
+ * the page's link (or the `token` given).
  * @typedef {{
  *   id: string,
- *   page: 'main' | 'screen' | 'print',
+ *   page: 'main' | 'screen' | 'print' | 'slips' | 'code',
  *   event: EventData,
  *   me: Me,
  *   forms: Record<string, any>,
@@ -49,6 +51,7 @@
  *   links: Record<string, string>,
  *   enter: (type: string, data: Record<string, unknown>, options?: {corrects?: number, where?: string, done?: string}) => Promise<boolean>,
  *   seat: (tableId: string, where: string) => Promise<void>,
+ *   ask: (path: string, token?: string | null) => Promise<any>,
  *   redraw: () => void,
  * }} EventContext
  */

@@ -3,7 +3,8 @@
 // tournament column): the manager's desk, a judge's page, a player's page, the public
 // view, the big screen and the printable score pads. The pieces are in js/event/pitch/.
 import {capital, h, ordinal, plural} from '../dom.js';
-import {bind, button, clock, linkRow, names, note, onlineDesk, onlineSeat, panel} from './ui.js';
+import {bind, clock, hallQr, linkRow, names, newLink, note, onlineDesk, onlineSeat, panel} from './ui.js';
+import {hallPanel} from './checkin.js';
 import {
   allStandings, judgeName, lastRound, lineWords, logTable, outcomeWords, registerTable, roundName,
   signed, standingsTable, suit, tableAt, tableCard, tableName, tableWords, tkey, view, whereIs,
@@ -103,9 +104,7 @@ function roster(ctx, withLinks) {
   const row = (name, role, where) => {
     const url = withLinks ? ctx.links[name] : null;
     return h('li', {'data-key': `person-${name}`, 'data-person': name},
-      h('div', {class: 'roster-line'}, h('strong', {}, name), ' ', h('small', {}, where),
-        withLinks && ctx.forms[`link:${name}`] !== 'ask' ? button(ctx, 'New link…', () => { ctx.forms[`link:${name}`] = 'ask'; ctx.redraw(); },
-          {action: 'ask-new-link', title: `A link lost, or passed on: give ${name} a new one`}) : null),
+      h('div', {class: 'roster-line'}, h('strong', {}, name), ' ', h('small', {}, where)),
       url ? linkRow(name, url) : withLinks ? h('small', {class: 'no-link'}, 'Link made in another browser') : null,
       withLinks ? newLink(ctx, name, role) : null);
   };
@@ -118,26 +117,6 @@ function roster(ctx, withLinks) {
       return row(j.name, 'judge', `initials ${j.initials}${now.length ? ` · ${names(now.map((t) => `table ${t.table}`))}` : ''}`);
     })) : h('p', {class: 'note'}, 'No judge yet: add one for each table.'),
   ];
-}
-
-/**
- * Give someone a new link (one lost, or passed on): asked first, as the old link
- * stops working at once. The new one shows in the roster, to copy.
- * @param {EventContext} ctx
- * @param {string} name
- * @param {'player' | 'judge'} role
- */
-function newLink(ctx, name, role) {
-  const key = `link:${name}`;
-  const cancel = () => { delete ctx.forms[key]; ctx.redraw(); };
-  return h('div', {class: 'new-link', 'data-key': `new-link-${name}`},
-    ctx.forms[key] === 'ask' ? h('p', {class: 'new-link-ask'}, `Give ${name} a new link? The old one stops working at once.`, ' ',
-      button(ctx, 'Make the new link', async () => {
-        const ok = await ctx.enter('new_link', {role, name}, {where: key, done: `${name}'s new link is above: hand it to them.`});
-        if (ok) cancel();
-      }, {danger: true, action: 'new-link'}),
-      ' ', button(ctx, 'Cancel', cancel)) : null,
-    note(ctx, key));
 }
 
 /** @param {EventContext} ctx */
@@ -210,6 +189,7 @@ function desk(ctx) {
       panel('rounds', 'Go-Rounds: who goes on', roundsList(v)),
       panel('log', 'Entry log', h('p', {class: 'note'}, 'Every entry, newest first: who made it, when. A correction replaces an entry and keeps it.'), logTable(ctx))),
     h('div', {class: 'ev-col side'},
+      hallPanel(ctx, v.players),
       panel('roster', 'Roster',
         addForm(ctx, 'player'), addForm(ctx, 'judge'),
         h('p', {class: 'note'}, 'Each secret link opens that person\'s page: hand it to them (copy it into a message). The server shows it once; this browser keeps it.'),
@@ -396,8 +376,9 @@ function screen(ctx) {
   const rows = Math.max(6, r ? r.standings.length : 0) + (v.champion ? 5 : 0);
   return h('div', {class: 'ev-screen pitch-screen', style: `--rows: ${rows}`},
     h('header', {class: 'screen-head'},
-      h('h1', {}, ctx.event.name),
-      h('p', {}, `${ctx.event.title} · ${r ? roundName(r, true) : 'not seated yet'} · last entry ${clock(at)}`)),
+      h('div', {}, h('h1', {}, ctx.event.name),
+        h('p', {}, `${ctx.event.title} · ${r ? roundName(r, true) : 'not seated yet'} · last entry ${clock(at)}`)),
+      hallQr(ctx)),
     v.champion ? h('section', {class: 'screen-champion', 'aria-labelledby': 'screen-champion'},
       h('p', {class: 'champion-label'}, 'Champion'),
       h('h2', {id: 'screen-champion', class: 'champion-name'}, v.champion)) : null,

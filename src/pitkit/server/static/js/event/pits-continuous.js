@@ -3,7 +3,8 @@
 // the manager's desk, a player's page, the public view, the big screen and the
 // printable score sheets. The pieces are in js/event/pits/.
 import {h, plural} from '../dom.js';
-import {button, clock, linkRow, names, note, onlineDesk, onlineSeat, panel, percent, rankText} from './ui.js';
+import {button, clock, hallQr, linkRow, names, newLink, note, onlineDesk, onlineSeat, panel, percent, rankText} from './ui.js';
+import {hallPanel} from './checkin.js';
 import {
   changes, freePlayers, gameCard, gameName, handsPlayed, logTable, openGames, percentTable,
   pointsTable, seatOf, standings, status, unsigned, view,
@@ -93,7 +94,8 @@ function roster(ctx, withLinks) {
     const url = withLinks ? ctx.links[p] : null;
     return h('li', {'data-key': `player-${p}`, 'data-player': p},
       h('div', {class: 'roster-line'}, h('strong', {}, p), ' ', h('small', {}, whereIs(v, p))),
-      url ? linkRow(p, url) : withLinks ? h('small', {class: 'no-link'}, 'Link made in another browser') : null);
+      url ? linkRow(p, url) : withLinks ? h('small', {class: 'no-link'}, 'Link made in another browser') : null,
+      withLinks ? newLink(ctx, p, 'player') : null);
   }));
 }
 
@@ -110,7 +112,8 @@ function glance(v) {
     h('span', {}, `${plural(playing, 'game')} playing`), ' · ',
     h('span', {}, `${waiting} waiting for signatures`), ' · ',
     h('span', {}, `${signed} signed`), ' · ',
-    h('span', {}, `${freePlayers(v).length} free`));
+    h('span', {}, `${freePlayers(v).length} free`),
+    v.check_in.on ? [' · ', h('span', {}, `${v.check_in.absent.length} not checked in`)] : null);
 }
 
 /**
@@ -159,6 +162,7 @@ function desk(ctx) {
       finished(ctx, (g) => deskControls(ctx, g)),
       panel('log', 'Entry log', h('p', {class: 'note'}, 'Every entry, newest first: who made it, when. A correction replaces an entry and keeps it.'), logTable(ctx))),
     h('div', {class: 'ev-col side'},
+      hallPanel(ctx, v.players),
       panel('roster', `Roster (${v.players.length})`, addPlayerForm(ctx),
         h('p', {class: 'note'}, 'Each player\'s secret link opens their page: hand it to them (copy it into a message). The server shows it once; this browser keeps it.'),
         roster(ctx, true)),
@@ -214,7 +218,7 @@ function player(ctx) {
     ];
   } else {
     seat = h('p', {class: 'big-line'}, 'You are not at a table now. ',
-      toSign.length ? 'Sign your sheet below; then ' : '', 'the manager will call you to your next game.');
+      toSign.length ? 'Sign your sheet below; then the manager' : 'The manager', ' will call you to your next game.');
   }
   return h('div', {class: 'ev-grid ev-player'},
     h('div', {class: 'ev-col'},
@@ -260,8 +264,9 @@ function screen(ctx) {
   const rows = Math.max(8, v.standings.points.length, v.standings.percentage.length + 1);
   return h('div', {class: 'ev-screen', style: `--rows: ${rows}`},
     h('header', {class: 'screen-head'},
-      h('h1', {}, ctx.event.name),
-      h('p', {}, `${ctx.event.title} · last entry ${clock(at)}`)),
+      h('div', {}, h('h1', {}, ctx.event.name),
+        h('p', {}, `${ctx.event.title} · last entry ${clock(at)}`)),
+      hallQr(ctx)),
     h('div', {class: 'screen-cols'},
       h('section', {class: 'screen-table', 'aria-labelledby': 'most-title'},
         h('h2', {id: 'most-title'}, 'Most points'),

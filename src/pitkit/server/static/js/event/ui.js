@@ -71,6 +71,52 @@ export function linkRow(label, url) {
 }
 
 /**
+ * The desk's way to give someone a new link (a slip lost, or a link passed on): a
+ * button that asks first, as the old link and its code stop working at once. The
+ * new link shows in the roster, to copy, and on the slips page, to print.
+ * @param {EventContext} ctx
+ * @param {string} name
+ * @param {'player' | 'judge'} role
+ */
+export function newLink(ctx, name, role) {
+  const key = `link:${name}`;
+  const cancel = () => { delete ctx.forms[key]; ctx.redraw(); };
+  return h('div', {class: 'new-link', 'data-key': `new-link-${name}`},
+    ctx.forms[key] === 'ask' ? h('p', {class: 'new-link-ask'}, `Give ${name} a new link? The old one stops working at once, and its slip with it.`, ' ',
+      button(ctx, 'Make the new link', async () => {
+        const ok = await ctx.enter('new_link', {role, name}, {where: key, done: `${name}'s new link is above: hand it to them, or print their new slip.`});
+        if (ok) cancel();
+      }, {danger: true, action: 'new-link'}),
+      ' ', button(ctx, 'Cancel', cancel))
+      : button(ctx, 'New link…', () => { ctx.forms[key] = 'ask'; ctx.redraw(); },
+        {action: 'ask-new-link', title: `A slip lost, or a link passed on: give ${name} a new one`}),
+    note(ctx, key));
+}
+
+/**
+ * The QR code of the event's public page, large, for the big screen: the hall scans
+ * it to follow the event, and a player without a slip's QR finds the code page there.
+ * @param {EventContext} ctx
+ */
+export function hallQr(ctx) {
+  const page = `${location.origin}/e/${encodeURIComponent(ctx.id)}`;
+  return h('figure', {class: 'hall-qr', 'data-key': 'hall-qr'},
+    h('img', {src: `/api/events/${encodeURIComponent(ctx.id)}/qr.svg`, alt: `QR code of the event's page, ${page}`, width: 200, height: 200}),
+    h('figcaption', {}, 'Follow the event: ', h('strong', {}, page.replace(/^https?:\/\//, '')),
+      h('br'), h('small', {}, 'Lost your slip\'s QR code? Open the page and type your code.')));
+}
+
+/**
+ * A check-in entry in words, as the log shows it.
+ * @param {import('./contract.js').LogEntry} e
+ */
+export function checkInWords(e) {
+  const player = String(e.data.player || '');
+  if (e.data.present === false) return `marked ${player} absent`;
+  return e.role === 'player' ? 'checked in (opened their link)' : `checked ${player} in`;
+}
+
+/**
  * A rank, with "=" before it when others share it: "1", "=2".
  * @param {{rank: number, tied: boolean}} line
  */

@@ -120,6 +120,15 @@ export function addForm(ctx, role) {
 }
 
 /**
+ * Who is not seated for not being checked in, at an event that checks its players in.
+ * @param {import('./parts.js').PitchView} v
+ */
+function absentNote(v) {
+  const away = v.check_in.on ? v.check_in.absent.filter((p) => !v.disqualified.some((d) => d.player === p)) : [];
+  return away.length ? h('p', {class: 'note absent-note'}, `Not checked in, so not seated: ${names(away)}.`) : null;
+}
+
+/**
  * Seat the next Go-Round: by standing (the best spread round the tables) or by
  * draw (the server shuffles, and keeps the draw in the log), how many tables, and
  * a judge for each. By standing, the tables are shown before they are seated. Its
@@ -135,8 +144,8 @@ export function seatForm(ctx) {
   const counts = tableCounts(v, players.length);
   const [least, most] = v.rules.seats;
   if (!counts.length) {
-    return h('p', {class: 'note', 'data-key': key},
-      `${plural(players.length, 'player')} to seat: Go-Round ${number} needs at least ${least}.`);
+    return h('div', {'data-key': key}, h('p', {class: 'note'},
+      `${plural(players.length, 'player')} to seat: Go-Round ${number} needs at least ${least}.`), absentNote(v));
   }
   const by = ctx.forms['seat:by'] === 'draw' ? 'draw' : 'standing';
   ctx.forms['seat:by'] = by;
@@ -168,7 +177,8 @@ export function seatForm(ctx) {
     if (ok) { clear(ctx, key); ctx.redraw(); }
   };
   return h('form', {class: 'entry-form seat-form', 'data-key': key, 'data-form': 'seat-round'},
-    h('p', {class: 'note'}, `${plural(players.length, 'player')} ${number === 1 ? 'on the roster' : `go on from Go-Round ${number - 1}`}: ${names(players)}. Tables seat ${least} to ${most}.`),
+    h('p', {class: 'note'}, `${plural(players.length, 'player')} ${number === 1 ? (v.check_in.on ? 'checked in' : 'on the roster') : `go on from Go-Round ${number - 1}`}: ${names(players)}. Tables seat ${least} to ${most}.`),
+    absentNote(v),
     h('div', {class: 'pickers seat-pickers'},
       picker(ctx, 'seat:by', 'Seat them', [['standing', number === 1 ? 'by standing (roster order)' : 'by standing'], ['draw', 'by draw']]),
       picker(ctx, 'seat:tables', 'Tables', counts.map((c) => [String(c), sizeWords(c)])),

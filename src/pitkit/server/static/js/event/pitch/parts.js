@@ -4,7 +4,7 @@
 // misplay register, the log in words. Everything is said in words: suits by name,
 // "not dealt", "a tie", never the API's letters or nulls.
 import {capital, h, ordinal, plural} from '../../dom.js';
-import {clock, names} from '../ui.js';
+import {checkInWords, clock, names} from '../ui.js';
 
 /** @typedef {import('../contract.js').EventContext} EventContext */
 /** @typedef {import('../contract.js').LogEntry} LogEntry */
@@ -385,13 +385,16 @@ export function whereIs(v, p) {
 
 /**
  * Who goes on to the next Go-Round, best standing first: the roster (less the
- * disqualified) for the first, then those who advance from the last.
+ * disqualified) for the first, then those who advance from the last; at an event
+ * that checks its players in, only those present.
  * @param {PitchView} v
  */
 export function eligible(v) {
   const last = lastRound(v);
-  if (!last) return v.players.filter((p) => !v.disqualified.some((d) => d.player === p));
-  return last.standings.filter((l) => l.status === 'advances').map((l) => l.player);
+  const here = new Set(v.check_in.present);
+  const ready = last ? last.standings.filter((l) => l.status === 'advances').map((l) => l.player)
+    : v.players.filter((p) => !v.disqualified.some((d) => d.player === p));
+  return ready.filter((p) => here.has(p));
 }
 
 /**
@@ -447,6 +450,7 @@ export function describeAll(log) {
       case 'dismiss_appeal': text = `dismissed appeal #${d.appeal}: no misplay`; break;
       case 'open_table': text = `put ${at(d)} at an online table`; break;
       case 'new_link': text = `gave ${d.name} a new link; the old one stopped working`; break;
+      case 'check_in': text = checkInWords(e); break;
       case 'void': text = 'struck the entry out'; break;
       case 'differs': text = `the online table found its play differs from the sheet: ${d.note}`; break;
       default: text = e.type.replaceAll('_', ' ');
@@ -466,7 +470,7 @@ export function logTable(ctx, limit = 200) {
   const words = describeAll(log);
   const shown = log.slice(-limit).reverse();
   if (!shown.length) return h('p', {class: 'note'}, 'Nothing entered yet.');
-  return h('div', {class: 'log-scroll'}, h('table', {class: 'score-table entry-log'},
+  return h('div', {class: 'log-scroll', tabindex: 0, role: 'region', 'aria-label': 'Entry log, newest first'}, h('table', {class: 'score-table entry-log'},
     h('caption', {class: 'sr-only'}, 'Every entry, newest first'),
     h('thead', {}, h('tr', {}, h('th', {scope: 'col', class: 'num'}, '#'), h('th', {scope: 'col'}, 'When'),
       h('th', {scope: 'col'}, 'Who'), h('th', {scope: 'col'}, 'What'))),

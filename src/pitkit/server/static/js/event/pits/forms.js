@@ -289,6 +289,8 @@ export function startForm(ctx) {
     free.length < 5
       ? h('p', {class: 'note'}, `${plural(free.length, 'player is', 'players are')} free; a game needs 5.`)
       : h('p', {class: 'note'}, `Pick five of the ${free.length} free players, in seat order (${chosen.length} of 5 picked).`),
+    v.check_in.on && v.check_in.absent.length
+      ? h('p', {class: 'note absent-note'}, `Not checked in, so not offered: ${v.check_in.absent.join(', ')}.`) : null,
     h('fieldset', {class: 'free-players'}, h('legend', {class: 'sr-only'}, 'Players'),
       free.map((p) => {
         const id = `start-${p.replace(/\W+/g, '-')}`;

@@ -2,7 +2,7 @@
 // The BGA continuous Pits tournament's pieces (pitkit/tournaments/pits.py): what its
 // view holds, the tables and their sheets, the prize tables, the log in words.
 import {h, ordinal, plural} from '../../dom.js';
-import {clock, names, percent, rankText} from '../ui.js';
+import {checkInWords, clock, names, percent, rankText} from '../ui.js';
 
 /** @typedef {import('../contract.js').EventContext} EventContext */
 /** @typedef {import('../contract.js').LogEntry} LogEntry */
@@ -46,12 +46,14 @@ export function openGames(v) {
 }
 
 /**
- * Players at no open table: free to start a game or take a seat.
+ * Players at no open table, and present (at an event that checks its players in):
+ * free to start a game or take a seat.
  * @param {PitsView} v
  */
 export function freePlayers(v) {
   const busy = new Set(openGames(v).flatMap((g) => g.at_table));
-  return v.players.filter((p) => !busy.has(p));
+  const here = new Set(v.check_in.present);
+  return v.players.filter((p) => !busy.has(p) && here.has(p));
 }
 
 /**
@@ -266,6 +268,7 @@ export function describeAll(log) {
       case 'rule_off': text = `ruled off the sheet of game ${d.game}`; break;
       case 'sign': text = e.role === 'player' && e.author === d.player ? `signed the sheet of game ${d.game}` : `signed the sheet of game ${d.game} for ${d.player}`; break;
       case 'new_link': text = `gave ${d.name} a new link; the old one stopped working`; break;
+      case 'check_in': text = checkInWords(e); break;
       case 'void': text = 'struck the entry out'; break;
       case 'differs': text = `the online table found its play differs from the sheet: ${d.note}`; break;
       default: text = e.type.replaceAll('_', ' ');
@@ -285,7 +288,7 @@ export function logTable(ctx, limit = 200) {
   const words = describeAll(log);
   const shown = log.slice(-limit).reverse();
   if (!shown.length) return h('p', {class: 'note'}, 'Nothing entered yet.');
-  return h('div', {class: 'log-scroll'}, h('table', {class: 'score-table entry-log'},
+  return h('div', {class: 'log-scroll', tabindex: 0, role: 'region', 'aria-label': 'Entry log, newest first'}, h('table', {class: 'score-table entry-log'},
     h('caption', {class: 'sr-only'}, 'Every entry, newest first'),
     h('thead', {}, h('tr', {}, h('th', {scope: 'col', class: 'num'}, '#'), h('th', {scope: 'col'}, 'When'),
       h('th', {scope: 'col'}, 'Who'), h('th', {scope: 'col'}, 'What'))),

@@ -1,0 +1,232 @@
+"""A Pits evening as a hall runs it (issue 35): the manager prints the slips, the
+players scan theirs (the test decodes each QR code from its picture, with zxing-cpp,
+and opens the link it holds) and are checked in; only players present are seated; a
+lost slip is replaced and stops working; a mistyped code is refused without naming
+anyone. Each part of the evening is a step of its own (`Hall`), so that the parts
+still to come (a scorer offline, the big screen through the evening) slot in."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import zxingcpp
+from PIL import Image
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from tests.browser.conftest import ServerThread
+from tests.browser.helpers import assert_accessible, screenshot
+from tests.browser.test_events import DESKTOP, PHONE, Browsers, click, reload
+
+PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+SCANNING = PLAYERS[:7]  # Hal never scans his slip: the manager ticks him in
+
+
+def decode_qr(picture: Locator) -> str:
+    """The text of the one QR code in a picture of `picture` (zxing-cpp)."""
+    image = Image.open(io.BytesIO(picture.screenshot()))
+    found = zxingcpp.read_barcodes(image)
+    assert len(found) == 1 and found[0].format == zxingcpp.BarcodeFormat.QRCode, found
+    return str(found[0].text)
+
+
+class Hall:
+    """A Pits evening at a hall that checks its players in: the event through the API
+    beside its pages, the manager's desk in one browser, each player's phone in
+    another (`browsers`)."""
+
+    def __init__(self, server: ServerThread, browsers: Browsers) -> None:
+        self.server = server
+        self.http = server.http
+        self.browsers = browsers
+        body = {"kind": "pits-continuous", "name": "Congress hall", "options": {"check_in": True}}
+        created = self.http.post("/api/events", json=body)
+        assert created.status_code == 201, created.text
+        self.id: str = created.json()["event"]["id"]
+        self.manager: str = created.json()["manager"]["token"]
+        self.desk = browsers.open(created.json()["manager"]["url"])
+        self.urls: dict[str, str] = {}  # each player's link, as read from their slip
+        self.phones: dict[str, Page] = {}
+
+    def view(self) -> dict[str, Any]:
+        response = self.http.get(f"/api/events/{self.id}")
+        assert response.status_code == 200, response.text
+        view: dict[str, Any] = response.json()["view"]
+        return view
+
+    def enter(self, type: str, **data: Any) -> Any:
+        """An entry through the manager's link: the answer."""
+        return self.http.post(
+            f"/api/events/{self.id}/entries",
+            json={"type": type, "data": data},
+            headers={"Authorization": f"Bearer {self.manager}"},
+        )
+
+    def slips(self) -> Page:
+        """The slips page, printed from the desk's browser (it holds the manager's link)."""
+        page = self.desk.context.new_page()
+        page.goto(f"{self.server.base}/e/{self.id}/slips")
+        page.wait_for_selector("body[data-ready=true] .slip")
+        return page
+
+    def read_slip(self, slips: Page, name: str) -> str:
+        """The link on `name`'s slip, from its QR code; it holds the code printed under it."""
+        slip = slips.locator(f".slip[data-name='{name}']")
+        url = decode_qr(slip.locator(".slip-qr svg"))
+        code = (slip.locator(".slip-code").text_content() or "").replace("-", "")
+        assert url == f"{self.server.base}/e/{self.id}#token={code}", (url, code)
+        return url
+
+    def scan(self, name: str, url: str) -> Page:
+        """`name` opens the link they scanned, on their phone: it checks them in."""
+        phone = self.phones[name] = self.browsers.open(url, PHONE)
+        expect(phone.locator("body")).to_have_attribute("data-page", "player")
+        expect(phone.locator("#subtitle")).to_contain_text(f"{name}'s page")
+        return phone
+
+    def present(self) -> list[str]:
+        present: list[str] = self.view()["check_in"]["present"]
+        return present
+
+
+@pytest.fixture
+def browsers(browser: Browser) -> Iterator[Browsers]:
+    b = Browsers(browser)
+    yield b
+    b.close()
+    assert not b.problems, b.problems
+
+
+def test_a_hall_prints_slips_players_scan_them_and_only_those_present_are_seated(
+    browsers: Browsers, server: ServerThread, tmp_path: Path
+) -> None:
+    hall = Hall(server, browsers)
+    for name in PLAYERS:
+        assert hall.enter("add_player", name=name).status_code == 201
+    reload(hall.desk)
+    panel = hall.desk.locator(".ev-hall")
+    expect(panel.locator(".check-count")).to_contain_text("0 present")
+
+    # The manager prints the slips: eight on one A4 page, to PDF through Chromium.
+    slips = hall.slips()
+    expect(slips.locator(".slip")).to_have_count(len(PLAYERS))
+    expect(slips.locator(".slip[data-name='Ann'] .slip-code")).to_have_text(
+        re.compile(r"^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$")
+    )
+    screenshot(slips, "event-slips")
+    assert_accessible(slips, "the slips")
+    slips.emulate_media(media="print")
+    pdf = tmp_path / "slips.pdf"
+    slips.pdf(path=str(pdf), format="A4", print_background=True)
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", data)) == 1
+    slips.emulate_media(media="screen")
+
+    # Seven players scan their slips: each phone opens the link its QR code holds,
+    # and they are checked in, as entries of their own.
+    for name in SCANNING:
+        hall.urls[name] = hall.read_slip(slips, name)
+        phone = hall.scan(name, hall.urls[name])
+        expect(phone.locator(".toast").first).to_contain_text("You are checked in")
+    assert hall.present() == SCANNING
+    log = server.http.get(f"/api/events/{hall.id}").json()["log"]
+    assert [(e["by"], e["data"]["player"]) for e in log if e["type"] == "check_in"] == [
+        (name, name) for name in SCANNING
+    ]
+
+    # The desk sees who is here; Hal is not, so he is not offered a seat, and the
+    # server refuses to seat him.
+    reload(hall.desk)
+    expect(panel.locator(".check-count")).to_contain_text("7 present")
+    expect(panel.locator("li[data-player='Hal']")).to_contain_text("not here yet")
+    expect(panel.locator("li[data-player='Ann']")).to_contain_text("opened their link")
+    expect(hall.desk.locator(".free-players label")).to_have_count(7)
+    expect(hall.desk.locator(".ev-start .absent-note")).to_contain_text("Hal")
+    refused = hall.enter("start_game", players=["Ann", "Bob", "Cat", "Dan", "Hal"])
+    assert refused.status_code == 409 and "Hal is not checked in" in refused.json()["detail"]
+    screenshot(hall.desk, "event-checkin")
+    # The entry log scrolls: it is reached by the keyboard, by its name (axe's
+    # scrollable-region-focusable), like everything else on the desk.
+    entry_log = hall.desk.get_by_role("region", name="Entry log, newest first")
+    entry_log.focus()
+    expect(entry_log).to_be_focused()
+    assert_accessible(hall.desk, "the check-in desk")
+
+    # Hal arrives without his phone: the manager ticks him present at the desk.
+    panel.locator("li[data-player='Hal'] input[type=checkbox]").check()
+    expect(panel.locator(".check-count")).to_contain_text("8 present")
+    expect(panel.locator("li[data-player='Hal']")).to_contain_text("ticked by the manager")
+    expect(hall.desk.locator(".free-players label")).to_have_count(8)
+    assert hall.enter("start_game", players=["Ann", "Bob", "Cat", "Dan", "Hal"]).status_code == 201
+
+    lost_slip(hall, slips)
+
+
+def lost_slip(hall: Hall, slips: Page) -> None:
+    """Ann loses her slip: the desk gives her a new link; the old QR code and the old
+    code stop working, her new slip works, typed or scanned."""
+    old_url = hall.urls["Ann"]
+    old_code = old_url.split("#token=")[1]
+    ann = hall.desk.locator(".roster li[data-player='Ann']")
+    click(hall.desk, "ask-new-link", ".roster li[data-player='Ann']")
+    expect(ann).to_contain_text("The old one stops working at once")
+    click(hall.desk, "new-link", ".roster li[data-player='Ann']")
+    expect(ann.locator("[data-where='link:Ann']")).to_contain_text("new link is above")
+
+    reload(slips)
+    new_url = hall.read_slip(slips, "Ann")
+    assert new_url != old_url
+    expect(slips.locator(".slip[data-name='Ann'] .slip-where")).to_contain_text("Table 1, seat 1")
+
+    # The old QR code opens only the public view now.
+    stale = hall.browsers.open(old_url, PHONE)
+    expect(stale.locator("body")).to_have_attribute("data-page", "public")
+    expect(stale.locator("#banner")).to_contain_text("not (or no longer) one of this event's")
+
+    # At the code page: the old code, and a mistyped one, are refused in words that
+    # name nobody; the new code, typed in lower case with a space, opens Ann's page.
+    page = hall.browsers.open(f"{hall.server.base}/e/{hall.id}/code", PHONE)
+    expect(page.locator("body")).to_have_attribute("data-page", "code")
+    for wrong in (old_code, "ABCDE-FGHJK"):
+        page.fill("#code-text", wrong)
+        click(page, "use-code")
+        refusal = page.locator("[data-where=code]")
+        expect(refusal).to_contain_text("That code is not one of this event's")
+        assert not any(name in (refusal.text_content() or "") for name in PLAYERS)
+    screenshot(page, "event-code-phone")
+    assert_accessible(page, "the code page, a wrong code refused")
+    typed = new_url.split("#token=")[1]
+    page.fill("#code-text", f"{typed[:5].lower()} {typed[5:].lower()}")
+    click(page, "use-code")
+    expect(page.locator("body")).to_have_attribute("data-page", "player")
+    expect(page.locator("#subtitle")).to_contain_text("Ann's page")
+    # (An entry the page makes as it opens starts in the same task as its first draw.)
+    expect(page.locator("body")).to_have_attribute("data-busy", "false")
+    assert hall.present() == PLAYERS  # she was checked in already: no second entry
+    entries = hall.http.get(f"/api/events/{hall.id}").json()["log"]
+    assert sum(e["type"] == "check_in" and e["data"]["player"] == "Ann" for e in entries) == 1
+    assert_accessible(page, "Ann's page, opened by her code")
+
+    # The big screen shows the QR code of the public page, for the hall to follow.
+    screen = hall.browsers.open(f"{hall.server.base}/e/{hall.id}/screen", DESKTOP)
+    assert decode_qr(screen.locator(".hall-qr img")) == f"{hall.server.base}/e/{hall.id}"
+
+
+def test_the_lobby_opens_an_event_that_checks_its_players_in(
+    page: Page, server: ServerThread
+) -> None:
+    page.goto(f"{server.base}/")
+    form = page.locator("#new-event")
+    form.locator("#event-kind").select_option("pitch-tournament")
+    form.locator("#event-name").fill("Darrtown hall")
+    form.get_by_label("Check players in").check()
+    form.get_by_role("button", name="Open the tournament").click()
+    page.wait_for_url("**/e/*")
+    expect(page.locator(".ev-hall h2")).to_contain_text("Check-in (0 of 0)")
+    event_id = page.url.split("/e/", 1)[1].split("#")[0]
+    event = server.http.get(f"/api/events/{event_id}").json()
+    assert event["options"] == {"advance": 1, "check_in": True}
