@@ -7,6 +7,7 @@ it (or without Playwright) these tests are skipped, unless CI is set, when they 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import tempfile
@@ -69,11 +70,15 @@ class ServerThread(ServingThread):
     the API calls the tests make. `port=0` picks a free port; a restart
     passes the old port and data folder."""
 
-    def __init__(self, data: Path, port: int = 0) -> None:
-        # Tables of bots alone play at full speed: some tests watch a whole match of
-        # bots (a replay, a score sheet). Everything a page meets is the real limits.
-        quick_bots = Limits(bot_alone_actions_per_second=1000.0)
-        super().__init__(data, quick_bots, port)
+    def __init__(self, data: Path, port: int = 0, bots_per_second: float | None = None) -> None:
+        # Tables of bots alone play as fast as a table's bots may (bots alone never
+        # play faster): some tests watch a whole match of bots. `bots_per_second`
+        # raises that pace for every table (`bot_server`); otherwise everything a page
+        # meets is the real limits.
+        limits = Limits(bot_alone_actions_per_second=1000.0)
+        if bots_per_second is not None:
+            limits = dataclasses.replace(limits, bot_actions_per_second=bots_per_second)
+        super().__init__(data, limits, port)
 
     def create(
         self,
@@ -111,6 +116,17 @@ class ServerThread(ServingThread):
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     s = ServerThread(tmp_path_factory.mktemp("browser-server"))
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="session")
+def bot_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    """A server whose bots move as fast as they can at every table, for pages that show
+    what a match of bots alone left behind (a score sheet, a replay): nobody watches
+    their pace, and at the real 20 moves a second three hands of Pits take 20 s of a
+    quiet machine, a minute of a busy one."""
+    s = ServerThread(tmp_path_factory.mktemp("bot-server"), bots_per_second=1000.0)
     yield s
     s.stop()
 

@@ -1,7 +1,8 @@
 """A BGA continuous Pits evening through the event pages (issue 19): the manager's
 desk, each player's page in their own browser, the public view, the big screen and
 the printable sheets. Most hands go in through the API, to keep it quick; the
-rest (and every other kind of entry) through the pages, as people would."""
+rest (and every other kind of entry) through the pages, as people would. axe-core
+finds nothing serious on any of the event's pages, nor on a new event's desk."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from playwright.sync_api import (
 )
 
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import EventByApi, new_context, screenshot
+from tests.browser.helpers import EventByApi, assert_accessible, new_context, screenshot
 from tests.waiting import patience
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
@@ -390,3 +391,32 @@ def test_a_pits_game_online_from_the_desk_to_the_seat_and_back(
     expect(card).to_contain_text("played online")
     expect(desk.locator(".ev-log")).to_contain_text("the online table")
     screenshot(desk, "event-online-desk")
+
+
+@pytest.fixture(scope="module")
+def evening_under_way(server: ServerThread) -> Evening:
+    """An evening through the API: the roster, and a game at a table with hands entered."""
+    ev = Evening(server)
+    for name in PLAYERS:
+        ev.tokens[name] = ev.enter(ev.manager, "add_player", name=name)["link"]["token"]
+    ev.enter(ev.manager, "start_game", players=PLAYERS[:5], table="Table A", scorer="Ann")
+    ev.hands(1, PLAYERS[:5], 3, "Ann")
+    return ev
+
+
+@pytest.mark.parametrize("where", ["new desk", "desk", "public", "player", "screen"])
+def test_the_event_pages_pass_axe(
+    browsers: Browsers, server: ServerThread, evening_under_way: Evening, where: str
+) -> None:
+    """Each page of an evening under way (a player's as the scorer sees it, on a phone),
+    and the desk of a tournament just opened."""
+    ev = evening_under_way
+    urls = {
+        "new desk": Evening(server).manager_url,
+        "desk": ev.manager_url,
+        "public": f"{ev.base}/e/{ev.id}",
+        "player": f"{ev.base}/e/{ev.id}#token={ev.tokens['Ann']}",
+        "screen": f"{ev.base}/e/{ev.id}/screen",
+    }
+    page = browsers.open(urls[where], PHONE if where == "player" else DESKTOP)
+    assert_accessible(page, f"the event's {where} page")

@@ -1,6 +1,8 @@
 """Each game played through the page, in Chromium: a whole match of one hand (two for
 Pits, so that the exchange between hands is played too), clicking as a person in seat
-0 with bots in the other seats; the page's final scores must be the server's."""
+0 with bots in the other seats; the page's final scores must be the server's. axe-core
+finds nothing serious on the lobby, on each game's table in play, nor in its
+game-over window."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ServerThread
 from tests.browser.helpers import (
+    assert_accessible,
     page_scores,
     play_until_over,
     screenshot,
@@ -23,6 +26,7 @@ def finish_and_check(page: Page, server: ServerThread, table_id: str) -> None:
     expected = server.final_scores(table_id)
     expect(page.locator("#dialog[open][data-kind=over]")).to_be_visible()
     assert page_scores(page, "#dialog .final-scores") == expected
+    assert_accessible(page, "the game-over window")
     page.wait_for_function(
         "want => [...document.querySelectorAll('#scores tr[data-seat]')]"
         ".map(r => Number(r.dataset.score)).join() === want",
@@ -40,6 +44,7 @@ def test_lobby_create_and_play_pitty_pat(page: Page, server: ServerThread) -> No
     page.select_option("#speed", "0")
     page.click("#rules-box summary")
     expect(page.locator("#rules .doc").first).to_be_visible()  # every option is explained
+    assert_accessible(page, "the lobby")
     page.fill("#rule-hands", "1")
     page.click("#create-button")
     page.wait_for_url(re.compile(r"/t/[^#]+#token="))
@@ -53,6 +58,8 @@ def test_lobby_create_and_play_pitty_pat(page: Page, server: ServerThread) -> No
         # Once, after the screenshot (turn 1): click a card that is not highlighted. With two
         # cards or more, one does not match the top card; the server refuses it, and
         # the page shows the server's reason.
+        if turn == 1:
+            assert_accessible(p, "Pitty Pat in play")
         if turn < 2 or refused or p.locator("#hand .card").count() < 2:
             return
         if p.locator("#hand .card.selected").count():  # halfway through a match and discard
@@ -77,6 +84,8 @@ def test_pits(page: Page, server: ServerThread) -> None:
     shots: list[bool] = []
 
     def look(p: Page, turn: int) -> None:
+        if turn == 1:
+            assert_accessible(p, "Pits in play")
         if p.locator(".steps").count():
             seen_exchange.append(True)
         if seen_exchange or not p.locator("#hand .card.playable").count():
@@ -106,6 +115,8 @@ def test_ace_pit(page: Page, server: ServerThread) -> None:
     previews: list[str] = []
 
     def preview(p: Page, turn: int) -> None:
+        if turn == 1:
+            assert_accessible(p, "Ace Pit in play")
         # Answering: picking a card shows what the answer would score.
         if p.locator("#hand .card.playable").count() and "Answer" in p.inner_text("#hint"):
             p.locator("#hand .card.playable").first.click()
@@ -131,6 +142,8 @@ def test_pitch(page: Page, server: ServerThread) -> None:
     keyed: list[str] = []
 
     def trump(p: Page, turn: int) -> None:
+        if turn == 1:
+            assert_accessible(p, "Pitch in play")
         badge = p.locator(".trump-badge")
         if badge.count():
             trumps.append(badge.inner_text())
@@ -161,6 +174,7 @@ def test_pit(page: Page, server: ServerThread) -> None:
     def offers(p: Page, turn: int) -> None:
         if not shots and p.locator(".offer-tile").count() >= 2:
             screenshot(p, "pit")
+            assert_accessible(p, "Pit in play, with offers")
             shots.append(True)
 
     play_until_over(page, pause=0.4, on_turn=offers, timeout=90)

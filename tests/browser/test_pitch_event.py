@@ -4,7 +4,8 @@ printable score pads. Eight players, two Go-Rounds (two tables of four, then the
 final), a correctable and an uncorrectable misplay by the same player that
 disqualify her, a hand recorded by its dealer and initialled by the judge from their
 own pages, and the champion on the big screen. Most hands go in through the API, to
-keep it quick; the rest (and every other kind of entry) through the pages."""
+keep it quick; the rest (and every other kind of entry) through the pages. axe-core
+finds nothing serious on the desk, a judge's page or a player's page in Go-Round 1."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import EventByApi, screenshot
+from tests.browser.helpers import EventByApi, assert_accessible, screenshot
 from tests.browser.test_events import DESKTOP, PHONE, Browsers, click, reload
 
 EIGHT = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
@@ -114,11 +115,13 @@ def test_a_pitch_tournament_through_the_pages(
     expect(cards.nth(0)).to_contain_text("Judge: Jo Dee (JD)")
     expect(cards.nth(1)).to_contain_text("to cut for the deal")
     expect(desk.locator(".ev-roster")).to_contain_text("The roster closed")
+    assert_accessible(desk, "the desk in Go-Round 1")
 
     # Judge Jo enters the cut at her table from her page; Max's goes in by the API.
     jo = browsers.open(ev.urls["Jo Dee"])
     expect(jo.locator("body")).to_have_attribute("data-page", "judge")
     expect(jo.locator(".glance")).to_contain_text("You judge table 1 of Go-Round 1")
+    assert_accessible(jo, "a judge's page")
     jo.select_option("#r1t1-cut-dealer", "Ann")
     click(jo, "cut", ".ev-todo")
     expect(jo.locator(".ev-tables .pitch-table")).to_contain_text("Ann deals line 1")
@@ -140,6 +143,7 @@ def test_a_pitch_tournament_through_the_pages(
     ann.select_option("#r1t1-pad-low", "Ann")
     expect(pad.locator(".pad-preview")).to_contain_text("Ann makes the bid of 3")
     screenshot(ann, "event-pitch-player-phone")
+    assert_accessible(ann, "a player's page, with the pad filled in")
     click(ann, "record-hand")
     expect(ann.locator("[data-where='r1t1:pad']")).to_contain_text(
         "Line 1 is on the pad: call judge Jo Dee"

@@ -121,7 +121,8 @@ def test_a_reload_keeps_the_sheet_and_history_and_the_match_replays(
         phone.close()
 
 
-def test_the_pits_page_shows_the_bga_sheet(page: Page, server: ServerThread) -> None:
+def test_the_pits_page_shows_the_bga_sheet(page: Page, bot_server: ServerThread) -> None:
+    server = bot_server
     table_id, _ = server.create("pits", ["heuristic"] * 5, {"hands": 3})
     poll(page, lambda: status(server, table_id) == "over", 60, "the bots' match to end")
     page.goto(f"{server.base}/t/{table_id}#watch")

@@ -1,5 +1,6 @@
 """The lobby and the table around the games: watching, inviting a friend, and a
-connection that drops in the middle of a hand."""
+connection that drops in the middle of a hand; a game's rules page. axe-core finds
+nothing serious on the lobby's list of tables, a watcher's table or a rules page."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.conftest import ServerThread
 from tests.browser.helpers import (
+    assert_accessible,
     click_simplest,
     my_turn,
     new_context,
@@ -61,6 +63,7 @@ def test_watch_from_the_lobby(page: Page, server: ServerThread) -> None:
     item = page.locator(f".table-item[data-table='{table_id}']")
     expect(item).to_contain_text("Pitch")
     screenshot(page, "lobby")
+    assert_accessible(page, "the lobby, with a table listed")
     item.get_by_role("link", name="Watch").click()
     page.wait_for_url(f"**/t/{table_id}#watch")
     expect(page.locator("#hint")).to_contain_text("You are watching")
@@ -68,6 +71,15 @@ def test_watch_from_the_lobby(page: Page, server: ServerThread) -> None:
     expect(page.locator("#log li").nth(1)).to_be_visible()
     assert page.get_attribute("body", "data-seat") == ""
     assert page.locator("#hand .card").count() == 0
+    assert_accessible(page, "a watcher's table")
+
+
+def test_a_rules_page_passes_axe(page: Page, server: ServerThread) -> None:
+    """Pit's rules page (every game's has the same parts): how to play, each option."""
+    page.goto(server.base + "/rules/pit#option-sorting_seconds")
+    expect(page.locator("#options dt").first).to_be_visible()
+    expect(page.locator("#how p").first).not_to_have_text("Loading…")
+    assert_accessible(page, "Pit's rules page")
 
 
 def test_a_friend_joins_by_invitation(page: Page, server: ServerThread, browser: Browser) -> None:

@@ -1,6 +1,6 @@
 // @ts-check
 // Cards drawn with HTML, CSS and a few SVG shapes (no images to load), each with a
-// text alternative: "seven of hearts", "red Joker", "wheat".
+// text alternative: "7 of hearts", "red Joker", "wheat, 100 points".
 import {h, s} from './dom.js';
 
 /** @type {Record<string, string>} */
@@ -63,7 +63,9 @@ export function isStandard(code) {
 }
 
 /**
- * The card's name for people and screen readers.
+ * The card's name for people and screen readers: "7 of hearts", "10 of spades", "jack of
+ * clubs", "red Joker", "wheat". A number card's name has the number it shows, so that
+ * what a card button says is what it shows (to pick it by voice, one says what one sees).
  * @param {string} code
  */
 export function cardName(code) {
@@ -71,9 +73,28 @@ export function cardName(code) {
   if (code === 'BJ') return 'black Joker';
   if (code in COMMODITIES) return code;
   if (code in PIT_NAMES) return PIT_NAMES[code];
-  const rank = RANK_NAMES[code[0]];
+  const rank = /[2-9T]/.test(code[0]) ? RANK_TEXT[code[0]] || code[0] : RANK_NAMES[code[0]];
   const suit = SUIT_NAMES[code[1]];
   return rank && suit ? `${rank} of ${suit}` : code;
+}
+
+/**
+ * What a Pit card shows beside its name: its value ("100"), "wild" (the Bull) or "−20"
+ * (the Bear).
+ * @param {string} code
+ */
+function pitValue(code) {
+  return COMMODITIES[code] != null ? String(COMMODITIES[code]) : code === 'bull' ? 'wild' : '−20';
+}
+
+/**
+ * A card's name as its button or picture says it: a Pit card's with what it shows beside
+ * its name ("wheat, 100 points", "the Bull, wild"); any other card's name.
+ * @param {string} code
+ */
+function cardLabel(code) {
+  if (!(code in COMMODITIES || code in PIT_NAMES)) return cardName(code);
+  return `${cardName(code)}, ${pitValue(code)}${code === 'bull' ? '' : ' points'}`;
 }
 
 /**
@@ -92,7 +113,7 @@ export function cardsText(codes) {
  */
 export function cardEl(code, {tag = 'div', size = 'md', cls = '', attrs = {}} = {}) {
   addSprite();
-  const label = cardName(code);
+  const label = cardLabel(code);
   /** @type {Record<string, unknown>} */
   const base = {class: `card ${size} ${cls}`.trim(), 'data-card': code, ...attrs};
   if (tag === 'button') {
@@ -113,23 +134,26 @@ export function cardEl(code, {tag = 'div', size = 'md', cls = '', attrs = {}} = 
   }
   if (code in COMMODITIES || code in PIT_NAMES) {
     el.classList.add('pit', `c-${code}`);
-    const value = COMMODITIES[code];
+    // The name first: what the card shows reads "wheat 100", as its name says it.
     el.append(
-      h('span', {class: 'pit-value', 'aria-hidden': 'true'}, value ?? (code === 'bull' ? 'wild' : '−20')),
-      h('span', {class: 'pit-name', 'aria-hidden': 'true'}, code.toUpperCase()));
+      h('span', {class: 'pit-name', 'aria-hidden': 'true'}, code.toUpperCase()), ' ',
+      h('span', {class: 'pit-value', 'aria-hidden': 'true'}, pitValue(code)));
     return el;
   }
   const rank = code[0];
   const suit = code[1];
   el.classList.add(`suit-${suit}`);
   const text = RANK_TEXT[rank] || rank;
+  // The rank as text once, in the top corner; its repeats (the court card's picture, the
+  // corner upside down) are drawn by the stylesheet from data-rank, so that what the
+  // card says is "10", as its name "10 of spades" says it, not "10 10".
   el.append(h('span', {class: 'idx', 'aria-hidden': 'true'}, h('b', {}, text), suitIcon(suit, 'idx-suit')));
   if ('JQK'.includes(rank)) {
-    el.append(h('span', {class: 'face', 'aria-hidden': 'true'}, text, suitIcon(suit, 'face-suit')));
+    el.append(h('span', {class: 'face', 'aria-hidden': 'true', dataset: {rank: text}}, suitIcon(suit, 'face-suit')));
   } else {
     el.append(suitIcon(suit, 'pip'));
   }
-  el.append(h('span', {class: 'idx low', 'aria-hidden': 'true'}, h('b', {}, text), suitIcon(suit, 'idx-suit')));
+  el.append(h('span', {class: 'idx low', 'aria-hidden': 'true', dataset: {rank: text}}, suitIcon(suit, 'idx-suit')));
   return el;
 }
 

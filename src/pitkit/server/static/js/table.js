@@ -7,7 +7,7 @@ import {api} from './dom.js';
 import {TableSocket} from './conn.js';
 import * as store from './store.js';
 import {S, draw, link, setPainter} from './table/state.js';
-import {NARROW} from './table/seats.js';
+import {COMPACT} from './table/seats.js';
 import {hello, watchdog} from './table/send.js';
 import {onMessage, onState} from './table/receive.js';
 import {askName, rename, showHelp, showInvite, watchDialog} from './table/dialogs.js';
@@ -58,7 +58,7 @@ async function start() {
   addSprite();
   setPainter(paint);
   window.addEventListener('hashchange', () => location.reload());
-  NARROW.addEventListener('change', draw); // the seats move between the oval and the row
+  COMPACT.addEventListener('change', draw); // the seats move between the oval and the row
   document.getElementById('help')?.addEventListener('click', showHelp);
   const replay = replayAsked();
   if (replay) {

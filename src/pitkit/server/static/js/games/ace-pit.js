@@ -2,7 +2,7 @@
 // Ace Pit (docs/rules/ace-pit.md): two players; the leader lays a card and the other
 // answers with one or two cards for Spoons, Pins, Forks and Aces.
 import {h, plural, tap} from '../dom.js';
-import {bySuit, cardEl, cardName} from '../cards.js';
+import {bySuit, cardEl, cardName, cardsText, withSuits} from '../cards.js';
 
 /** The view, as pitkit.games.acepit.views declares it. @typedef {import('../wire.js').AcePitView} AcePitView */
 
@@ -67,7 +67,7 @@ export default {
     if (last) {
       const pts = last.points != null ? ` — ${last.points}` : '';
       const winner = ctx.who(last.winner) === 'You' ? 'you' : ctx.name(last.winner);
-      previous = h('div', {class: 'last-trick faded', 'aria-label': `Last trick: ${cardName(last.lead)} led, answered by ${last.response}: ${last.play}${pts}, to ${winner}`},
+      previous = h('div', {class: 'last-trick faded', 'aria-label': `Last trick: ${cardName(last.lead)} led, answered by ${cardsText(last.response.split(' '))}: ${last.play}${pts}, to ${winner}`},
         h('span', {class: 'centre-caption'}, 'Last trick'),
         h('div', {class: 'cards-row'}, cardEl(last.lead, {size: 'sm'}), h('span', {class: 'centre-caption'}, '→'),
           last.response.split(' ').map((c) => cardEl(c, {size: 'sm'}))),
@@ -105,7 +105,7 @@ export default {
       h('table', {class: 'score-table'},
         h('thead', {}, h('tr', {}, ['#', 'Led', 'Answer', 'Play', 'Points', 'To'].map((t) => h('th', {scope: 'col'}, t)))),
         h('tbody', {}, tricks.map((t) => h('tr', {},
-          h('td', {}, t.trick), h('td', {}, `${t.lead}`), h('td', {}, t.response), h('td', {}, t.play),
+          h('td', {}, t.trick), h('td', {}, withSuits(`${t.lead}`)), h('td', {}, withSuits(t.response)), h('td', {}, t.play),
           h('td', {class: 'total'}, t.points ?? '–'), h('td', {}, ctx.name(t.winner)))))));
   },
 };

@@ -1,7 +1,7 @@
 // @ts-check
 // Helpers the game modules share.
 import {h} from '../dom.js';
-import {cardEl, RANK_NAMES} from '../cards.js';
+import {cardEl, RANK_NAMES, withSuits} from '../cards.js';
 
 /** @typedef {import('./contract.js').Ctx} Ctx */
 /** @typedef {import('../wire.js').GameEvent} GameEvent */
@@ -16,7 +16,8 @@ export function rankPlural(rank) {
 }
 
 /**
- * A card placed on the felt a fraction `r` of the way toward a seat, with a caption.
+ * A card placed on the felt a fraction `r` of the way toward a seat, with a caption, and
+ * who placed it (shown where the cards lie in a row rather than toward their players: phones).
  * @param {Ctx} ctx
  * @param {number} seat
  * @param {number} r
@@ -26,7 +27,7 @@ export function rankPlural(rank) {
  */
 export function placed(ctx, seat, r, content, caption, cls = '') {
   return h('div', {class: `placed ${cls}`.trim(), style: ctx.toward(seat, r)},
-    content, caption ? h('span', {class: 'tag'}, caption) : null);
+    content, caption ? h('span', {class: 'tag'}, caption) : null, h('span', {class: 'tag by'}, ctx.who(seat)));
 }
 
 /**
@@ -55,12 +56,13 @@ export function pointsList(points, ctx, format = (p) => (p > 0 ? `+${p}` : `${p}
 }
 
 /**
- * The server's words for the first of these events (by type) in a hand, as a paragraph.
+ * The server's words for the first of these events (by type) in a hand, as a paragraph,
+ * with the cards they name drawn as cards ("A♠", read "ace of spades").
  * @param {GameEvent[]} events
  * @param {string[]} types
  * @param {string} [cls]
  */
 export function told(events, types, cls = 'outcome') {
   const event = events.find((e) => types.includes(e.type) && e.text);
-  return event && event.text ? h('p', {class: cls}, event.text) : null;
+  return event && event.text ? h('p', {class: cls}, withSuits(event.text)) : null;
 }

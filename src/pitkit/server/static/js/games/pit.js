@@ -86,7 +86,7 @@ export default {
     if (view.phase === 'sorting') return 'You deal: sort your cards, then ring the bell to open the pit (B).';
     if (ctx.legal.includes('corner')) return 'You hold a corner: call it now (C)!';
     if (view.offer) return `Your offer of ${plural(view.offer.count, 'card')} is open. Take another offer by paying, or withdraw yours (W).`;
-    return 'Trade! Pick 1 to 4 cards of one kind and offer them (Enter), or pay for an open offer with as many cards.';
+    return 'Trade! Pick 1 to 4 cards of one kind to offer them (Enter), or pay for an offer with as many cards.';
   },
 
   waitingText(view, ctx) {
@@ -152,7 +152,8 @@ export default {
         return b;
       });
       return h('div', {class: 'offer-tile', dataset: {offer: o.offer, seat: o.seat}},
-        h('span', {class: 'offer-head'}, `${ctx.name(o.seat)} offers `, h('strong', {class: 'count'}, o.count), ` #${o.offer}`),
+        h('span', {class: 'offer-head'}, `${ctx.name(o.seat)} offers `, h('strong', {class: 'count'}, o.count),
+          h('span', {class: 'offer-number'}, ` #${o.offer}`)),
         backsEl(o.count),
         pay.length ? h('div', {class: 'pay'}, h('span', {class: 'note'}, `Pay ${o.count} of:`), pay)
           : ctx.me != null ? h('span', {class: 'note'}, `you hold no ${o.count} of one kind to pay`) : null);

@@ -1,7 +1,7 @@
 // @ts-check
 // Pitch (docs/rules/pitch.md): bid, pitch trump with the first card, and take high,
 // low, Jack and game.
-import {h, plural} from '../dom.js';
+import {h, plural, sentence} from '../dom.js';
 import {bySuit, cardEl, cardName, SUIT_NAMES, suitIcon} from '../cards.js';
 import {placed, told} from './common.js';
 
@@ -68,7 +68,7 @@ export default {
     if (view.phase === 'bidding' || view.phase === 'rebidding') {
       if (actions.some((a) => a.text === 'take')) return 'Everyone passed: take it for 2 (T), or run it (R) for three more cards each.';
       if (actions.some((a) => a.text === 'sell')) return 'You ran it and were outbid: sell (L), or steal the bid (S).';
-      const high = view.high_bidder != null ? ` The high bid is ${view.high} by ${ctx.name(view.high_bidder)}.` : '';
+      const high = view.high_bidder != null ? ` ${sentence(`The high bid is ${view.high} by ${ctx.name(view.high_bidder)}`)}` : '';
       return `Your bid: pass (P) or bid 2 to 4 (keys 2, 3, 4).${high}`;
     }
     if (!view.trump) return 'You pitch: lead a card; its suit becomes trump.';
@@ -118,7 +118,7 @@ export default {
       for (const t of parseTrick(view.last_trick)) {
         layer.append(placed(ctx, t.seat, 0.42, cardEl(t.card, {size: 'md'}), null, t.seat === winner ? 'winner' : 'faded'));
       }
-      if (winner != null) box.append(h('p', {class: 'centre-caption'}, `Last trick to ${ctx.who(winner) === 'You' ? 'you' : ctx.name(winner)}.`));
+      if (winner != null) box.append(h('p', {class: 'centre-caption'}, sentence(`Last trick to ${ctx.who(winner) === 'You' ? 'you' : ctx.name(winner)}`)));
     }
     return layer;
   },

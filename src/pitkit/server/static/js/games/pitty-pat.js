@@ -96,7 +96,7 @@ export default {
       lines.push(told(events, ['hand_end']));
       lines.push(h('p', {}, ctx.rules.scoring === 'chips'
         ? 'Every other player pays the winner one chip.'
-        : `A hand won counts one; the first to ${ctx.rules.target || 5} hands wins the game.`));
+        : `A hand won counts one; the first to ${plural(Number(ctx.rules.target) || 5, 'hand')} wins the game.`));
     }
     const matches = events.filter((e) => e.type === 'action' && e.action.startsWith('match')).length;
     const draws = events.filter((e) => e.type === 'action' && e.action === 'draw').length;

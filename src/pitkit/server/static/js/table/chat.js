@@ -4,7 +4,7 @@
 // host allows (the table's spectator_chat), and otherwise neither see nor send it.
 import {h, toast} from '../dom.js';
 import {S, link} from './state.js';
-import {NARROW} from './seats.js';
+import {COMPACT} from './seats.js';
 
 /** The quick reactions: plain words, sent as any message is. */
 export const REACTIONS = ['👍', 'Good game', 'Well played', 'Oops', 'Hurry up'];
@@ -54,7 +54,7 @@ function wire() {
   if (!panel || !form || !field || !reactions) return;
   wired = true;
   const box = panel.querySelector('details');
-  if (box && !NARROW.matches) box.open = true;
+  if (box && !COMPACT.matches) box.open = true;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     if (send(field.value)) field.value = '';

@@ -175,7 +175,7 @@ function fill(box, content) {
 }
 
 /**
- * A label's text with card codes said as card names, for screen readers ("Play seven of hearts").
+ * A label's text with card codes said as card names, for screen readers ("Play 7 of hearts").
  * @param {string} text
  */
 function spoken(text) {

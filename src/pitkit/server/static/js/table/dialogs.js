@@ -3,6 +3,7 @@
 // the match, help, invitations, the host's seat options; and the small requests made
 // from them (rename, start now, the host's changes to a seat).
 import {api, capital, copyText, errorText, h, morph, ordinal, sentence, tap, toast} from '../dom.js';
+import {withSuits} from '../cards.js';
 import * as store from '../store.js';
 import {S} from './state.js';
 import {seatName} from './seats.js';
@@ -131,7 +132,7 @@ export function showOver(end) {
   const scores = S.lastScores || result.points;
   const last = S.handEvents.some((e) => e.type === 'hand_end' || e.type === 'scores');
   /** @type {Child[]} */
-  const body = [h('p', {class: 'outcome'}, end.text || sentence(result.summary))];
+  const body = [h('p', {class: 'outcome'}, withSuits(end.text || sentence(result.summary)))];
   if (last) {
     try {
       body.push(h('h3', {}, 'The last hand'), S.game.handSummary(S.handEvents, ctx));

@@ -5,7 +5,7 @@ import {h, morph, plural} from '../dom.js';
 import {backsEl} from '../cards.js';
 import * as store from '../store.js';
 import {S, realtime} from './state.js';
-import {plateWide, seatInfo, seatName, seatPlace} from './seats.js';
+import {inRows, plateWide, seatInfo, seatName, seatPlace} from './seats.js';
 import {ctx} from './ctx.js';
 import {closeTable, mayHost, showInvite, showSeatOptions, startNow} from './dialogs.js';
 import {pauseBox} from './pace.js';
@@ -36,8 +36,9 @@ export function drawFelt() {
   } else if (!ended) {
     centre.append(h('div', {class: 'centre-box'}, h('p', {}, 'Loading…')));
   }
-  // The other plates share a row: a row of its own on a phone; elsewhere the row makes
-  // no box, and each plate sits around the oval (seats.js).
+  // The other plates share a row: a row of its own where the seats sit in rows; else
+  // the row makes no box, and each plate sits around the oval (seats.js).
+  felt.classList.toggle('rows', inRows());
   morph(felt, h('div', {}, h('div', {class: 'seat-row'}, others), centre, mine));
 }
 

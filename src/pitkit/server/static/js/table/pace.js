@@ -2,7 +2,7 @@
 // The pause between hands at a table where people sit (docs/protocol.md, "Between
 // hands"): the next hand is dealt, and starts when every person here is ready or its
 // countdown runs out. Drawn in the end-of-hand window and, once that is closed, on the felt.
-import {h} from '../dom.js';
+import {h, sentence} from '../dom.js';
 import {S} from './state.js';
 import {seatName} from './seats.js';
 import {sayReady} from './send.js';
@@ -34,8 +34,8 @@ export function pauseLines() {
   const pause = S.pause;
   if (!pause) return [];
   const lines = [h('p', {class: 'next-hand-clock', role: 'timer'}, `The next hand starts in ${secondsLeft(pause.ends)} s, or as soon as everyone is ready.`)];
-  if (pause.ready.length) lines.push(h('p', {class: 'next-hand-ready'}, `Ready: ${names(pause.ready)}.`));
-  if (pause.waiting.length) lines.push(h('p', {class: 'next-hand-waiting'}, `Waiting for ${names(pause.waiting)}.`));
+  if (pause.ready.length) lines.push(h('p', {class: 'next-hand-ready'}, sentence(`Ready: ${names(pause.ready)}`)));
+  if (pause.waiting.length) lines.push(h('p', {class: 'next-hand-waiting'}, sentence(`Waiting for ${names(pause.waiting)}`)));
   return lines;
 }
 

@@ -1,7 +1,7 @@
 // @ts-check
 // Who sits where: each seat's name (the server's `label`), persons for this page's
 // own seat, and where each seat sits on the felt.
-import {S} from './state.js';
+import {S, realtime} from './state.js';
 
 /**
  * The table's record of a seat.
@@ -61,11 +61,20 @@ export function does(i, verbText) {
 }
 
 /**
- * Phones: the felt is taller than wide, with no room for seats around an oval (they
- * would cover the middle of the table). There the stylesheet lays the other seats out
- * in a row along the top, and yours along the bottom. The stylesheet's phone width.
+ * Phones, upright or on their side: the stylesheet's condition for everything smaller.
  */
-export const NARROW = matchMedia('(max-width: 40rem)');
+export const COMPACT = matchMedia('(max-width: 40rem), (max-height: 32rem)');
+
+/**
+ * Whether the seats sit in rows rather than around an oval: the other seats in a row (or
+ * two) along the top, yours along the bottom (the felt's class "rows"). On a phone there
+ * is no room around an oval: plates there would cover the middle of the table or its
+ * buttons; nor at six seats or more. In real time (Pit) nobody's turn goes round the
+ * table, and its middle (the offers) wants all the room.
+ */
+export function inRows() {
+  return COMPACT.matches || realtime() || (!!S.table && S.table.players >= 6);
+}
 
 /**
  * Where a seat sits: you at the bottom, play going to your left (clockwise on screen).
@@ -77,7 +86,7 @@ function seatSpot(seat) {
   const n = S.table ? S.table.players : 1;
   const me = S.seat ?? 0;
   const k = (seat - me + n) % n;
-  if (NARROW.matches) {
+  if (inRows()) {
     if (k === 0) return {x: 50, y: 100, dx: 0, dy: 1};
     // In the row: left to right, in the order of play.
     const x = n > 2 ? (100 * (k - 0.5)) / (n - 1) : 50;
@@ -100,7 +109,7 @@ function seatSpot(seat) {
  * @returns {Partial<CSSStyleDeclaration>}
  */
 export function seatPlace(seat) {
-  if (NARROW.matches) return {};
+  if (inRows()) return {};
   const {x, y, dx, dy} = seatSpot(seat);
   return {left: `${x}%`, top: `${y}%`, translate: `${-50 - 50 * dx}% ${-50 - 50 * dy}%`};
 }
@@ -113,7 +122,7 @@ export function seatPlace(seat) {
  */
 export function plateWide(seat) {
   const {dx, dy} = seatSpot(seat);
-  return dy > 0.5 || (Math.abs(dx) < 0.3 && !NARROW.matches);
+  return dy > 0.5 || (Math.abs(dx) < 0.3 && !inRows());
 }
 
 /**
@@ -124,6 +133,6 @@ export function plateWide(seat) {
  */
 export function toward(seat, r) {
   const {x, y, dx, dy} = seatSpot(seat);
-  const [px, py] = NARROW.matches ? [x, y] : [50 + 44 * dx, 50 + 40 * dy];
+  const [px, py] = inRows() ? [x, y] : [50 + 44 * dx, 50 + 40 * dy];
   return {left: `${50 + r * (px - 50)}%`, top: `${50 + r * (py - 50)}%`};
 }
