@@ -81,7 +81,8 @@ test-compiled: $(VENV)/.dev /usr/lib/postgresql
 	$(COMPILED)/bin/pip install -q --force-reinstall --no-deps .
 	cd / && $(CURDIR)/$(COMPILED)/bin/python -c \
 		"from importlib import import_module as i; g = 'acepit pit pitch pits pittypat'.split(); \
-		p = [i(f'pitkit.games.{n}.state').__file__ for n in g]; assert all(f.endswith('.so') for f in p), p"
+		p = [i(f'pitkit.games.{n}.state').__file__ for n in g] + [i('pitkit.adapters.pits').__file__]; \
+		assert all(f.endswith('.so') for f in p), p"
 	$(COMPILED)/bin/pytest -n 2 $(COMPILED_TESTS)
 
 clean:

@@ -8,7 +8,10 @@ leaves a build alone: an editable install, and a machine where mypyc fails.
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import subprocess
+import sys
+import tomllib
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -65,8 +68,11 @@ def test_a_failed_compile_builds_a_pure_python_wheel_and_says_why(
     def failing_mypyc(command: list[str], **kwargs: Any) -> None:
         assert command[1:3] == ["-m", "mypyc"]
         assert command[3:] == ["pitkit/games/pit/market.py"]
+        # mypy reads the hook's settings from the folder mypyc runs in.
+        assert (Path(kwargs["cwd"]) / "mypy.ini").read_text() == hook_module.MYPY_CONFIG
         raise subprocess.CalledProcessError(1, command)
 
+    hook_module = load_hook_module()
     monkeypatch.setattr(subprocess, "run", failing_mypyc)
     app = App()
     build_data: dict[str, Any] = {"force_include": {}}
@@ -80,6 +86,22 @@ def test_a_failed_compile_builds_a_pure_python_wheel_and_says_why(
     assert work is not None and (work / "pitkit" / "games" / "pit" / "market.py").exists()
     hook.finalize("standard", build_data, str(tmp_path / "pitkit.whl"))
     assert not work.exists()  # the copy of the source is cleaned up
+
+
+def test_the_compiled_modules_type_check_with_no_extras_installed(tmp_path: Path) -> None:
+    """`pip install .` builds in an environment of its own, without NumPy,
+    Gymnasium or PettingZoo (the compiled adapters' imports): mypyc's type
+    check must pass there under the hook's settings, or nothing is compiled.
+    mypy run with no site-packages finds no third-party package at all."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    modules = pyproject["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]["compile"]
+    shutil.copytree(ROOT / "src" / "pitkit", tmp_path / "pitkit")
+    (tmp_path / "mypy.ini").write_text(load_hook_module().MYPY_CONFIG)
+    command = [sys.executable, "-m", "mypy", "--no-site-packages", "--cache-dir", "cache"]
+    checked = subprocess.run(
+        [*command, *modules], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 # What `make test-compiled` leaves out, and why (docs/testing.md, "The compiled stage").

@@ -13,7 +13,7 @@ pytest.importorskip("pettingzoo")
 import numpy as np
 
 from pitkit import adapters, games
-from pitkit.adapters.encoding import ranks_reward
+from pitkit.adapters.encoding import Layout, Row, Segment, Spans, entries, ranks_reward
 from pitkit.core.errors import BadOptionError
 from pitkit.core.match import Match
 from tests.options import random_options
@@ -106,6 +106,32 @@ def test_observations_leak_no_unseen_card(name: str, seed: int) -> None:
         assert np.array_equal(encoding.observe(other, seat), observation)
         assert np.array_equal(encoding.mask(other, seat), encoding.mask(match, seat))
     assert changed, "the redeals never moved a card: the test proves nothing"
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("seed", range(3))
+def test_every_write_keeps_to_its_segment(name: str, seed: int) -> None:
+    # The environments write observations unchecked; checked, every index
+    # must fall inside the segment it names, and the result be the same.
+    for match, seat in positions(name, seed):
+        fast = adapters.encoding(name)(match.players)
+        checked = adapters.encoding(name)(match.players, checked=True)
+        assert np.array_equal(checked.observe(match, seat), fast.observe(match, seat))
+
+
+def test_a_write_outside_its_segment_is_caught_when_checked() -> None:
+    layout = Layout((Segment("cards", 4, ""), Segment("seats", 2, "")))
+    out = np.zeros(layout.size, np.float32)
+    row = Row(Spans(layout), entries(out), checked=True)
+    with pytest.raises(AssertionError, match="cards: index 4 outside 0-3"):
+        row.bits("cards", [1, 4])
+    row = Row(Spans(layout), entries(out), checked=True)
+    with pytest.raises(AssertionError, match="wrote 'seats' where the layout has 'cards'"):
+        row.values("seats", [1.0])
+    row = Row(Spans(layout), entries(out))
+    row.one_hot("cards", 2)
+    with pytest.raises(AssertionError, match="not written to the end"):
+        row.done()
 
 
 def segment(encoding: Any, observation: np.ndarray, name: str) -> np.ndarray:

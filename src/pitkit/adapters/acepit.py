@@ -6,7 +6,7 @@ from itertools import combinations
 from types import MappingProxyType
 from typing import Any
 
-from pitkit.adapters.encoding import Encoding, Observation, Row, Segment
+from pitkit.adapters.encoding import Encoding, Row, Segment
 from pitkit.cards import Card
 from pitkit.core.actions import Action
 from pitkit.core.errors import BadActionError
@@ -20,7 +20,19 @@ _PHASES = (Phase.LEAD, Phase.RESPOND, Phase.OVER)
 # Every two cards once, lower card number first: a two-card response is a
 # choice of two cards, whatever their order (`Respond` keeps them sorted).
 _PAIRS = tuple(combinations(range(52), 2))
-_PAIR_ID = {pair: i for i, pair in enumerate(_PAIRS)}
+
+
+def _pair_ids() -> list[int]:
+    """The id of responding with cards a and b, at 52 a + b and at 52 b + a
+    (`Respond` keeps its cards in rank order, the ids by number): a list is
+    read quicker than a dict of pairs."""
+    ids = [0] * (52 * 52)
+    for i, (a, b) in enumerate(_PAIRS):
+        ids[52 * a + b] = ids[52 * b + a] = 104 + i
+    return ids
+
+
+_PAIR_ID = _pair_ids()
 _STOCK = 52 - 2 * HAND_SIZE
 _POINTS_SCALE = 100.0  # a trick scores up to some tens of points; a hand about 100
 
@@ -59,16 +71,15 @@ class AcePitEncoding(Encoding):
             Segment("respond two", len(_PAIRS), "respond with cards a < b: 104 + index of (a, b)"),
         )
 
-    def observe(self, match: Match[Any, Any], seat: int) -> Observation:
+    def fill(self, row: Row, match: Match[Any, Any], seat: int) -> None:
         hand = match.hand
         assert isinstance(hand, AcePitHand)
         other = 1 - seat
-        row = Row(self.features)
         row.bits("hand", hand.cards[seat])
         row.one_hot("led", hand.lead)
         row.bits("played", hand.played)
         row.one_hot("phase", _PHASES.index(hand.phase))
-        row.values("roles", [float(hand.leader == seat), float(hand.dealer == seat)])
+        row.values("roles", (float(hand.leader == seat), float(hand.dealer == seat)))
         row.values(
             "counts",
             [min(len(hand.tricks) + 1, TRICKS) / TRICKS, len(hand.stock) / _STOCK,
@@ -81,21 +92,23 @@ class AcePitEncoding(Encoding):
              hand.points[other] / _POINTS_SCALE if shown else 0.0],
         )  # fmt: skip
         hands = match.rules.hands
-        scores = match.shown_scores() or [0, 0]
+        scores = match.shown_scores()
+        played = len(match.results) / hands
         row.values(
             "match",
-            [len(match.results) / hands, hands / 11, scores[seat] / 1000, scores[other] / 1000],
+            (played, hands / 11)
+            if scores is None
+            else (played, hands / 11, scores[seat] / 1000, scores[other] / 1000),
         )
-        return row.done()
 
     def encode(self, match: Match[Any, Any], seat: int, action: Action) -> int:
         if isinstance(action, Lead):
             return int(action.card)
         assert isinstance(action, Respond)
-        cards = sorted(int(c) for c in action.cards)
+        cards = action.cards
         if len(cards) == 1:
-            return 52 + cards[0]
-        return 104 + _PAIR_ID[cards[0], cards[1]]
+            return 52 + int(cards[0])
+        return _PAIR_ID[52 * cards[0] + cards[1]]
 
     def decode(self, match: Match[Any, Any], seat: int, action_id: int) -> Action:
         if not 0 <= action_id < self.actions:

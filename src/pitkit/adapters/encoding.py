@@ -17,19 +17,33 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
+from mypy_extensions import mypyc_attr
 
 from pitkit import games
 from pitkit.core.actions import Action
 from pitkit.core.match import Match
 
-__all__ = ["Encoding", "Layout", "Mask", "Observation", "Row", "Segment", "ranks_reward"]
+__all__ = [
+    "Encoding",
+    "Layout",
+    "Mask",
+    "Observation",
+    "Row",
+    "Segment",
+    "Spans",
+    "entries",
+    "flags",
+    "ranks_reward",
+]
 
-Observation = npt.NDArray[np.float32]
-Mask = npt.NDArray[np.int8]
+# Aliases declared as such: the wheel's build compiles this module where
+# NumPy may be missing (hatch_build.py), and an undeclared alias of Any is no type.
+Observation: TypeAlias = npt.NDArray[np.float32]
+Mask: TypeAlias = npt.NDArray[np.int8]
 
 
 class Segment(NamedTuple):
@@ -52,46 +66,99 @@ class Layout(NamedTuple):
 
 
 class Row:
-    """An observation being written, segment by segment in the layout's order
-    (each write names its segment, so a layout and its writer cannot drift apart)."""
+    """An observation being written into `out` (a float32 memoryview, from
+    index `at`, all zeros to begin with), segment by segment in the layout's
+    order: each write names its segment, so that a layout and its writer
+    cannot drift apart. With `checked`, every index is checked to fall
+    inside its segment too (the tests write every observation so);
+    unchecked, the entries go straight to `out`, the environments' fast path."""
 
-    def __init__(self, layout: Layout) -> None:
-        self.data = np.zeros(layout.size, dtype=np.float32)
-        self._segments = iter(layout.segments)
-        self._at = 0
+    __slots__ = ("_k", "_spans", "checked", "out")
+
+    def __init__(
+        self, spans: Spans, out: memoryview[float], at: int = 0, *, checked: bool = False
+    ) -> None:
+        self.out = out
+        self.checked = checked
+        self._spans = spans.at(at)
+        self._k = 0
 
     def _next(self, name: str) -> tuple[int, int]:
-        segment = next(self._segments)
-        if segment.name != name:
-            raise AssertionError(f"wrote {name!r} where the layout has {segment.name!r}")
-        start = self._at
-        self._at += segment.size
-        return start, segment.size
+        k = self._k
+        self._k = k + 1
+        segment, start, size = self._spans[k]
+        if segment != name:
+            raise AssertionError(f"wrote {name!r} where the layout has {segment!r}")
+        return start, size
 
     def bits(self, name: str, indexes: Iterable[int]) -> None:
         """Set the entries at `indexes` (cards as ints, seats...) to 1."""
         start, size = self._next(name)
+        out = self.out
+        if self.checked:
+            indexes = list(indexes)
+            for i in indexes:
+                if not 0 <= i < size:
+                    raise AssertionError(f"{name}: index {i} outside 0-{size - 1}")
         for i in indexes:
-            if not 0 <= i < size:
-                raise AssertionError(f"{name}: index {i} outside 0-{size - 1}")
-            self.data[start + i] = 1.0
+            out[start + i] = 1.0
 
     def one_hot(self, name: str, index: int | None) -> None:
         """A one-hot entry (None: all zeros)."""
-        self.bits(name, () if index is None else (index,))
+        start, size = self._next(name)
+        if index is None:
+            return
+        if self.checked and not 0 <= index < size:
+            raise AssertionError(f"{name}: index {index} outside 0-{size - 1}")
+        self.out[start + index] = 1.0
 
     def values(self, name: str, values: Sequence[float]) -> None:
         """Numbers, as they are (callers scale them to about 0-1)."""
         start, size = self._next(name)
         if len(values) > size:
             raise AssertionError(f"{name}: {len(values)} values for {size} entries")
-        self.data[start : start + len(values)] = values
+        out = self.out
+        for value in values:
+            out[start] = value
+            start += 1
 
-    def done(self) -> Observation:
-        """The finished observation; every segment must have been written."""
-        if next(self._segments, None) is not None:
+    def done(self) -> None:
+        """Check that every segment was written."""
+        if self._k != len(self._spans):
             raise AssertionError("an observation's layout was not written to the end")
-        return self.data
+
+
+class Spans:
+    """Where each segment of a layout starts: (name, start, size) for each,
+    worked out once a layout, and again for each place in a buffer of rows
+    (a batch's observations, one row an environment) that is written."""
+
+    def __init__(self, layout: Layout) -> None:
+        spans, start = [], 0
+        for segment in layout.segments:
+            spans.append((segment.name, start, segment.size))
+            start += segment.size
+        self._spans: tuple[tuple[str, int, int], ...] = tuple(spans)
+        self._shifted: dict[int, tuple[tuple[str, int, int], ...]] = {0: self._spans}
+
+    def at(self, offset: int) -> tuple[tuple[str, int, int], ...]:
+        """The spans of a row written from index `offset` of its buffer."""
+        spans = self._shifted.get(offset)
+        if spans is None:
+            spans = tuple((name, start + offset, size) for name, start, size in self._spans)
+            self._shifted[offset] = spans
+        return spans
+
+
+def entries(array: npt.NDArray[np.float32]) -> memoryview[float]:
+    """A flat view of a C-contiguous float32 array's entries, to write one
+    at a time: a memoryview takes an item quicker than NumPy does."""
+    return array.data.cast("B").cast("f")
+
+
+def flags(array: npt.NDArray[np.bool_]) -> memoryview[bool]:
+    """A flat view of a C-contiguous bool array (masks), as `entries`."""
+    return array.data.cast("B").cast("?")
 
 
 def ranks_reward(ranks: Sequence[int]) -> list[float]:
@@ -113,6 +180,9 @@ def ranks_reward(ranks: Sequence[int]) -> list[float]:
     return rewards
 
 
+# Compiled in the wheel (hatch_build.py), as the game encodings are: a
+# researcher's encoding for a new game may still subclass it in Python.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Encoding(ABC):
     """One game's observations and action ids, for a table of `players` seats."""
 
@@ -126,25 +196,30 @@ class Encoding(ABC):
     """Rule options for a short match (tests, quick runs), besides the
     game's own `Game.short_match`: one hand."""
 
-    def __init__(self, players: int) -> None:
+    always: ClassVar[tuple[int, ...]] = ()
+    """Ids legal at every moment, whatever the match (Pit's wait)."""
+
+    def __init__(self, players: int, *, checked: bool = False) -> None:
         self.players = players
         self.features = Layout(self.layout())
         self.moves = Layout(self.action_layout())
+        self.size = self.features.size
+        """The length of an observation."""
+        self.actions = self.moves.size
+        """The number of action ids."""
+        self.checked = checked
+        """Whether every observation's writes are checked against the layout
+        (`Row`): the tests' setting; the environments write unchecked."""
+        self._spans = Spans(self.features)
+        # Each seat's table, from its own seat: `around[me][slot]` is `absolute(slot, me)`.
+        self.around = tuple(
+            tuple((me + slot) % players for slot in range(players)) for me in range(players)
+        )
 
     @classmethod
     def short_rules(cls) -> dict[str, Any]:
         """The rule options of a short match: the game's, then the encoding's."""
         return {**games.get(cls.game).short_match, **cls.short}
-
-    @property
-    def size(self) -> int:
-        """The length of an observation."""
-        return self.features.size
-
-    @property
-    def actions(self) -> int:
-        """The number of action ids."""
-        return self.moves.size
 
     def tables(self) -> str:
         """The observation's layout and the action ids, as Markdown tables
@@ -168,9 +243,25 @@ class Encoding(ABC):
     def action_layout(self) -> tuple[Segment, ...]:
         """The action ids' segments, in order."""
 
-    @abstractmethod
     def observe(self, match: Match[Any, Any], seat: int) -> Observation:
         """What `seat` sees of `match`, as a vector of `size` float32 entries."""
+        data = np.zeros(self.size, dtype=np.float32)
+        self.observe_into(match, seat, entries(data))
+        return data
+
+    def observe_into(
+        self, match: Match[Any, Any], seat: int, out: memoryview[float], at: int = 0
+    ) -> None:
+        """Write what `seat` sees of `match` into `out` (a float32 memoryview)
+        from index `at`: `size` entries, which must be zeros beforehand. A
+        batch of environments writes its rows of observations so, in place."""
+        row = Row(self._spans, out, at, checked=self.checked)
+        self.fill(row, match, seat)
+        row.done()
+
+    @abstractmethod
+    def fill(self, row: Row, match: Match[Any, Any], seat: int) -> None:
+        """Write what `seat` sees of `match` into `row`, segment by segment."""
 
     @abstractmethod
     def encode(self, match: Match[Any, Any], seat: int, action: Action) -> int:
@@ -182,12 +273,36 @@ class Encoding(ABC):
         (ids of moves that depend on its cards or the market read them);
         `BadActionError` if the id names no move now."""
 
+    def legal_ids(self, match: Match[Any, Any], seat: int) -> list[int]:
+        """The id of each of `seat`'s legal actions now, in the order of
+        `match.legal_actions(seat)` (`always` is not among them)."""
+        return self.ids_of(match, seat, match.legal_actions(seat))
+
+    def ids_of(self, match: Match[Any, Any], seat: int, actions: Sequence[Action]) -> list[int]:
+        """The id of each of `actions`, legal actions of `seat` now."""
+        return [self.encode(match, seat, action) for action in actions]
+
     def mask(self, match: Match[Any, Any], seat: int) -> Mask:
-        """1 at the id of each legal action of `seat` now, else 0."""
-        mask = np.zeros(self.actions, dtype=np.int8)
-        for action in match.legal_actions(seat):
-            mask[self.encode(match, seat, action)] = 1
-        return mask
+        """1 at the id of each legal action of `seat` now, and at the ids
+        `always` legal, else 0."""
+        marks = np.zeros(self.actions, dtype=np.bool_)
+        self.mask_into(match, seat, flags(marks))
+        return marks.view(np.int8)
+
+    def mask_into(
+        self, match: Match[Any, Any], seat: int, out: memoryview[bool], at: int = 0
+    ) -> tuple[list[int], list[Action]]:
+        """Set the entries of `out` (a bool memoryview) from index `at` that
+        `mask` sets, which must be clear beforehand; the legal ids, and the
+        action of each, in the same order (`always` left out). A batch of
+        environments writes its rows of masks so, in place."""
+        legal = match.legal_actions(seat)
+        ids = self.ids_of(match, seat, legal)
+        for i in ids:
+            out[at + i] = True
+        for i in self.always:
+            out[at + i] = True
+        return ids, legal
 
     def relative(self, seat: int, me: int) -> int:
         """Where `seat` sits from `me`'s point of view: 0 is `me`, 1 its left..."""

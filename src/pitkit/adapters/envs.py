@@ -93,7 +93,10 @@ class _MatchEnv:
         self.game: Game = games.get(encoding.game)
         n = players if players is not None else self.game.default_players
         self.encoding = encoding(n)
-        self.rules = {**(encoding.short_rules() if short else {}), **(rules or {})}
+        # Made once: a match dealt from a dict of options would check them again.
+        self.rules = self.game.make_rules(
+            {**(encoding.short_rules() if short else {}), **(rules or {})}
+        )
         self.possible_agents = [f"player_{seat}" for seat in range(n)]
         self.seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.observation_spaces: dict[str, spaces.Space[Any]] = {
@@ -254,13 +257,20 @@ class PitkitParallel(_MatchEnv, ParallelEnv[str, ObsDict, int]):  # type: ignore
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, ObsDict], dict[str, dict[str, Any]]]:
-        self._new_match(seed)
-        # The arrival order comes from the match's seed too, by its own stream.
-        self._arrivals = random.Random(f"arrivals {self.match.chance.seed}")
-        self.ticks = 0
-        self.table = TradingPit(self.match, self._clock)
+        self.deal_match(seed)
         self.agents = list(self.possible_agents)
         return {a: self._observe(self.seat[a]) for a in self.agents}, {a: {} for a in self.agents}
+
+    def deal_match(self, seed: int | None) -> None:
+        """`reset` without the observations: a new match from `seed` (None:
+        the next seed), and for real-time Pit its table and arrival order.
+        The Gymnasium and batched environments play their matches so."""
+        self._new_match(seed)
+        self.ticks = 0
+        if self.game.realtime:
+            # The arrival order comes from the match's seed too, by its own stream.
+            self._arrivals = random.Random(f"arrivals {self.match.chance.seed}")
+            self.table = TradingPit(self.match, self._clock)
 
     def step(self, actions: dict[str, int]) -> tuple[
         dict[str, ObsDict],

@@ -38,11 +38,98 @@ from pitkit.adapters import names
 from pitkit.adapters.encoding import Mask, Observation, ranks_reward
 from pitkit.adapters.envs import WAIT, PitkitParallel, Seeds
 from pitkit.core.actions import Action
-from pitkit.core.game import Bot
+from pitkit.core.game import Bot, Game
 from pitkit.core.match import Match
 from pitkit.play.bots import decide
 
-__all__ = ["PitkitGym", "register"]
+__all__ = ["PitkitGym", "SeatMatch", "check_opponent", "check_seat", "register"]
+
+
+class SeatMatch:
+    """One seat's match against bots, dealt from seeds: what `PitkitGym`
+    plays, and each match of a batch (`pitkit.adapters.vector`). `zoo`, the
+    PettingZoo environment, holds the match and plays Pit's ticks."""
+
+    def __init__(
+        self, zoo: PitkitParallel, seat: int, opponent: str, max_steps: int | None
+    ) -> None:
+        self.zoo = zoo
+        self.game = zoo.game
+        self.seat = seat
+        self.opponent = opponent
+        self.max_steps = max_steps
+        self.seeds = Seeds()
+        self.bots: dict[int, Bot] = {}
+        self.steps = 0
+
+    @property
+    def match(self) -> Match[Any, Any]:
+        """The match being played."""
+        return self.zoo.match
+
+    def deal(self, seed: int | None) -> None:
+        """A new match from `seed` (None: the next seed), the bots seeded from
+        it, played up to the seat's first move."""
+        match_seed = self.seeds.next(seed)
+        while True:
+            self.zoo.deal_match(match_seed)
+            self.bots = {
+                s: bot_registry.make(self.game, self.opponent, match_seed + s, imports=True)
+                for s in range(self.zoo.encoding.players)
+                if s != self.seat
+            }
+            self.steps = 0
+            self._play_bots()
+            if not self.match.is_over:
+                return
+            # The bots finished the match before the seat's first turn (a
+            # Pitty Pat player going out at once): the next seed deals again.
+            match_seed = self.seeds.next(None)
+
+    def play(self, move: Action | None) -> tuple[float, bool, bool]:
+        """The seat's `move`, one of its legal actions (None: Pit's wait),
+        then the bots': up to the seat's next turn, or in the same tick in
+        Pit. The seat's reward, whether the match is over, and whether it
+        was cut short at `max_steps`."""
+        self.steps += 1
+        match = self.match
+        if self.game.realtime:
+            moves = [(s, m) for s, m in self._bot_moves() if m is not None]
+            if move is not None:
+                moves.append((self.seat, move))
+            self.zoo.tick(moves)
+        else:
+            assert move is not None
+            match.step(self.seat, move)  # legal: no need to check it again
+            self._play_bots()
+        if match.is_over:
+            outcome = match.outcome
+            assert outcome is not None
+            return ranks_reward(outcome.ranks)[self.seat], True, False
+        return 0.0, False, self._cut()
+
+    def idle(self) -> bool:
+        """A step in which nothing happens; whether it cut the match short."""
+        self.steps += 1
+        return self._cut()
+
+    def _cut(self) -> bool:
+        return self.max_steps is not None and self.steps >= self.max_steps
+
+    def _bot_moves(self) -> list[tuple[int, Action | None]]:
+        """What each bot sends this tick (None: it waits), decided before any arrives."""
+        match = self.match
+        to_act = match.to_act
+        return [(s, decide(bot, match, s) if s in to_act else None) for s, bot in self.bots.items()]
+
+    def _play_bots(self) -> None:
+        """Turn-based games: the bots play until the seat is to act, or the match ends."""
+        if self.game.realtime:
+            return
+        match = self.match
+        while not match.is_over and self.seat not in match.to_act:
+            seat = min(match.to_act)
+            match.apply(seat, self.bots[seat].choose(match, seat))
 
 
 class PitkitGym(Env[Observation, int]):
@@ -62,76 +149,45 @@ class PitkitGym(Env[Observation, int]):
     ) -> None:
         # The PettingZoo environment holds the game, the encoding and the
         # match, and plays Pit's ticks: one driver for both libraries.
-        self._zoo = PitkitParallel(encoding_of(name), players, rules, short=short, max_ticks=None)
-        self.game = self._zoo.game
-        self.encoding = self._zoo.encoding
-        if not 0 <= seat < self.encoding.players:
-            raise ValueError(f"no seat {seat} at a table of {self.encoding.players}")
-        self.seat = seat
-        self.opponent = opponent or self.game.opponent
-        # An unknown name fails here; the researcher's own (`module:attr`) are welcome.
-        bot_registry.make(self.game, self.opponent, 0, imports=True)
+        zoo = PitkitParallel(encoding_of(name), players, rules, short=short, max_ticks=None)
+        self.game = zoo.game
+        self.encoding = zoo.encoding
+        self.seat = check_seat(seat, self.encoding.players)
+        self.opponent = check_opponent(self.game, opponent)
         self.max_steps = max_steps
         self.metadata = {"render_modes": ["ansi"]}
         self.render_mode = render_mode
         self.observation_space = spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32)
         self.action_space = spaces.Discrete(self.encoding.actions)
-        self._seeds = Seeds()
-        self._bots: dict[int, Bot] = {}
-        self.steps = 0
+        self._play = SeatMatch(zoo, seat, self.opponent, max_steps)
 
     @property
     def match(self) -> Match[Any, Any]:
         """The match being played."""
-        return self._zoo.match
+        return self._play.match
+
+    @property
+    def steps(self) -> int:
+        """The seat's steps in this match."""
+        return self._play.steps
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
-        match_seed = self._seeds.next(seed)
-        while True:
-            self._zoo.reset(seed=match_seed)
-            self._bots = {
-                s: bot_registry.make(self.game, self.opponent, match_seed + s, imports=True)
-                for s in range(self.encoding.players)
-                if s != self.seat
-            }
-            self.steps = 0
-            self._play_bots()
-            if not self.match.is_over:
-                return self._observation(), self._info()
-            # The bots finished the match before the seat's first turn (a
-            # Pitty Pat player going out at once): the next seed deals again.
-            match_seed = self._seeds.next(None)
+        self._play.deal(seed)
+        return self._observation(), self._info()
 
     def step(self, action: int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
-        match = self.match
-        if match.is_over:
+        if self.match.is_over:
             raise RuntimeError("the match is over: reset the environment")
         action_id = int(action)
         move = None if action_id == WAIT and self.game.realtime else self._legal(action_id)
-        self.steps += 1
         if isinstance(move, str):
             # A masked-out id: nothing happens, and the info says why.
-            truncated = self.max_steps is not None and self.steps >= self.max_steps
+            truncated = self._play.idle()
             return self._observation(), 0.0, False, truncated, {**self._info(), "illegal": move}
-        if self.game.realtime:
-            moves = [(s, m) for s, m in self._bot_moves() if m is not None]
-            if move is not None:
-                moves.append((self.seat, move))
-            self._zoo.tick(moves)
-        else:
-            assert move is not None
-            match.apply(self.seat, move)
-            self._play_bots()
-        terminated = match.is_over
-        truncated = not terminated and self.max_steps is not None and self.steps >= self.max_steps
-        reward = 0.0
-        if terminated:
-            outcome = match.outcome
-            assert outcome is not None
-            reward = ranks_reward(outcome.ranks)[self.seat]
+        reward, terminated, truncated = self._play.play(move)
         return self._observation(), reward, terminated, truncated, self._info()
 
     def action_masks(self) -> Mask:
@@ -153,23 +209,6 @@ class PitkitGym(Env[Observation, int]):
             return f"action id {action_id} ({move}) is not legal now"
         return move
 
-    def _bot_moves(self) -> list[tuple[int, Action | None]]:
-        """What each bot sends this tick (None: it waits), decided before any arrives."""
-        match = self.match
-        return [
-            (s, decide(bot, match, s) if s in match.to_act else None)
-            for s, bot in self._bots.items()
-        ]
-
-    def _play_bots(self) -> None:
-        """Turn-based games: the bots play until the seat is to act, or the match ends."""
-        if self.game.realtime:
-            return
-        match = self.match
-        while not match.is_over and self.seat not in match.to_act:
-            seat = min(match.to_act)
-            match.apply(seat, self._bots[seat].choose(match, seat))
-
     def _observation(self) -> Observation:
         return self.encoding.observe(self.match, self.seat)
 
@@ -177,11 +216,32 @@ class PitkitGym(Env[Observation, int]):
         return {"action_mask": self.action_masks()}
 
 
+def check_seat(seat: int, players: int) -> int:
+    """`seat`, if the table has it; else a ValueError."""
+    if not 0 <= seat < players:
+        raise ValueError(f"no seat {seat} at a table of {players}")
+    return seat
+
+
+def check_opponent(game: Game, opponent: str | None) -> str:
+    """The bot that plays the other seats: `opponent`, else the game's own.
+    An unknown name fails here; the researcher's own (`module:attr`) are welcome."""
+    name = opponent or game.opponent
+    bot_registry.make(game, name, 0, imports=True)
+    return name
+
+
 def register() -> list[str]:
-    """Register every environment with Gymnasium (`gymnasium.make`); their names."""
+    """Register every environment with Gymnasium (`gymnasium.make`, and
+    `gymnasium.make_vec` for the batched `PitkitVectorEnv`); their names."""
     for name in names():
         if name not in registry:
-            gym_register(id=name, entry_point=f"{__name__}:PitkitGym", kwargs={"name": name})
+            gym_register(
+                id=name,
+                entry_point=f"{__name__}:PitkitGym",
+                vector_entry_point="pitkit.adapters.vector:PitkitVectorEnv",
+                kwargs={"name": name},
+            )
     return names()
 
 

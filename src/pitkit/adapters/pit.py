@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pitkit.adapters.encoding import Encoding, Mask, Observation, Row, Segment
+from pitkit.adapters.encoding import Encoding, Row, Segment
 from pitkit.cards import Commodity
 from pitkit.core.actions import Action
 from pitkit.core.errors import BadActionError
@@ -44,8 +44,19 @@ LOTS = _all_lots()
 """Every valid lot, by size, then commodity (none first, then by value), then Bull, then Bear."""
 _LOT_ID = {lot: i for i, lot in enumerate(LOTS)}
 _PHASES = (Phase.SORTING, Phase.TRADING, Phase.OVER)
-# Looked up each observation: a dict is quicker than asking the Enum.
-_COMMODITY = {c: i for i, c in enumerate(Commodity)}
+# Found by `index`, which compares by identity: a dict would hash each
+# commodity, an Enum, in Python (as `Commodity`'s own lookups do).
+_COMMODITIES = tuple(Commodity)
+
+
+def _goods(commodity: Commodity | None) -> int:
+    """0 for no commodity (the Bull and/or the Bear alone), else 1 + its place."""
+    return 0 if commodity is None else 1 + _COMMODITIES.index(commodity)
+
+
+# Each lot's number by its cards as plain numbers (size, goods, Bull, Bear):
+# an acceptance's payment is looked up so without making its `Lot`.
+_LOT_AT = {(lot.size, _goods(lot.commodity), lot.bull, lot.bear): i for i, lot in enumerate(LOTS)}
 WAIT, OPEN, WITHDRAW, CORNER = 0, 1, 2, 3
 _OFFER = 4
 _ACCEPT = _OFFER + len(LOTS)
@@ -57,6 +68,7 @@ class PitEncoding(Encoding):
     game = "pit"
     env_name = "pitkit/pit-v0"
     max_players = MAX_SEATS
+    always = (WAIT,)  # one may always wait, even once the match is over
 
     def layout(self) -> tuple[Segment, ...]:
         kinds = ", ".join(str(k.value) for k in KINDS)
@@ -92,44 +104,42 @@ class PitEncoding(Encoding):
             ),
         )
 
-    def observe(self, match: Match[Any, Any], seat: int) -> Observation:
+    def fill(self, row: Row, match: Match[Any, Any], seat: int) -> None:
         hand = match.hand
         assert isinstance(hand, PitHand)
-        seats = [self.absolute(slot, seat) for slot in range(self.players)]
-        row = Row(self.features)
-        row.values("free", [n / SET_SIZE for n in hand.free[seat]])
+        seats = self.around[seat]
+        n = self.players
+        free = hand.free
+        row.values("free", [k / SET_SIZE for k in free[seat]])
         own = hand.offers.get(seat)
         mine = [0.0] * len(KINDS)
         if own is not None:
-            for kind, n in own.facts.needs:
-                mine[kind] = n / MAX_LOT
+            for kind, k in own.facts.needs:
+                mine[kind] = k / MAX_LOT
         row.values("my offer", mine)
         row.one_hot("phase", _PHASES.index(hand.phase))
-        row.bits("commodities", (_COMMODITY[c] for c in hand.commodities))
-        row.values("bull and bear", [float(match.rules.bull_and_bear)])
-        row.one_hot("dealer", self.relative(hand.dealer, seat))
+        row.bits("commodities", [_COMMODITIES.index(c) for c in hand.commodities])
+        rules = match.rules
+        row.values("bull and bear", (float(rules.bull_and_bear),))
+        row.one_hot("dealer", (hand.dealer - seat) % n)
         offers = {o.seat: o.count for o in hand.open_offers()}
         row.values("offers", [offers.get(s, 0) / MAX_LOT for s in seats])
-        row.values("cards", [(sum(hand.free[s]) + offers.get(s, 0)) / 10 for s in seats])
-        row.values("points", [hand.points[s] / 100 for s in seats])
-        scores = match.shown_scores() or [0] * self.players
-        row.values("scores", [scores[s] / match.rules.target for s in seats])
-        last = hand.trades[-1] if hand.trades else None
-        row.one_hot("last seller", None if last is None else self.relative(last.seller, seat))
-        row.one_hot("last buyer", None if last is None else self.relative(last.buyer, seat))
-        rules = match.rules
+        row.values("cards", [(sum(free[s]) + offers.get(s, 0)) / 10 for s in seats])
+        points = hand.points
+        row.values("points", [points[s] / 100 for s in seats])
+        scores = match.shown_scores()
+        target = rules.target
+        row.values("scores", () if scores is None else [scores[s] / target for s in seats])
+        trades = hand.trades
+        last = trades[-1] if trades else None
+        row.one_hot("last seller", None if last is None else (last.seller - seat) % n)
+        row.one_hot("last buyer", None if last is None else (last.buyer - seat) % n)
         row.values(
             "market",
-            [0.0 if last is None else last.count / MAX_LOT,
-             len(hand.trades) / (rules.trades_per_player * self.players),
-             hand.idle / rules.idle_limit],
+            (0.0 if last is None else last.count / MAX_LOT,
+             len(trades) / (rules.trades_per_player * n),
+             hand.idle / rules.idle_limit),
         )  # fmt: skip
-        return row.done()
-
-    def mask(self, match: Match[Any, Any], seat: int) -> Mask:
-        mask = super().mask(match, seat)
-        mask[WAIT] = 1  # one may always wait, even once the match is over
-        return mask
 
     def encode(self, match: Match[Any, Any], seat: int, action: Action) -> int:
         if isinstance(action, Open):
@@ -144,9 +154,9 @@ class PitEncoding(Encoding):
         assert isinstance(action, Accept)
         offer = match.hand.offers[action.seat] if isinstance(match.hand, PitHand) else None
         assert offer is not None and offer.id == action.offer, f"{action} is not of an open offer"
-        payment = action.payment(offer.count)
+        lot = _LOT_AT[offer.count, _goods(action.commodity), action.bull, action.bear]
         k = self.relative(action.seat, seat)
-        return _ACCEPT + (k - 1) * len(LOTS) + _LOT_ID[payment]
+        return _ACCEPT + (k - 1) * len(LOTS) + lot
 
     def decode(self, match: Match[Any, Any], seat: int, action_id: int) -> Action:
         if not 0 <= action_id < self.actions or action_id == WAIT:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from pitkit.adapters.encoding import Encoding, Observation, Row, Segment
+from pitkit.adapters.encoding import Encoding, Row, Segment
 from pitkit.cards import Card
 from pitkit.core.actions import Action
 from pitkit.core.errors import BadActionError
@@ -65,33 +65,36 @@ class PitchEncoding(Encoding):
             Segment("play", 52, "play card c: 10 + c"),
         )
 
-    def observe(self, match: Match[Any, Any], seat: int) -> Observation:
+    def fill(self, row: Row, match: Match[Any, Any], seat: int) -> None:
         hand = match.hand
         assert isinstance(hand, PitchHand)
-        seats = [self.absolute(slot, seat) for slot in range(self.players)]
-        row = Row(self.features)
-        row.bits("hand", hand.cards[seat])
-        row.bits("trick", (52 * self.relative(s, seat) + c for s, c in hand.trick))
-        row.bits("won", (c for won in hand.won for c in won))
-        row.one_hot("trump", None if hand.trump is None else int(hand.trump))
+        seats = self.around[seat]
+        n = self.players
+        cards, won = hand.cards, hand.won
+        row.bits("hand", cards[seat])
+        row.bits("trick", [52 * ((s - seat) % n) + c for s, c in hand.trick])
+        row.bits("won", [c for pile in won for c in pile])
+        trump = hand.trump
+        row.one_hot("trump", None if trump is None else int(trump))
         row.one_hot("phase", _PHASES.index(hand.phase))
-        row.bits("to act", (self.relative(s, seat) for s in hand.to_act))
-        row.one_hot("dealer", self.relative(hand.dealer, seat))
+        row.bits("to act", [(s - seat) % n for s in hand.to_act])
+        row.one_hot("dealer", (hand.dealer - seat) % n)
         bidder = hand.high_bidder
-        row.one_hot("high bidder", None if bidder is None else self.relative(bidder, seat))
+        row.one_hot("high bidder", None if bidder is None else (bidder - seat) % n)
         pitcher = hand.pitcher
-        row.one_hot("pitcher", None if pitcher is None else self.relative(pitcher, seat))
-        row.bits("partners", (self.relative(s, seat) for s in hand.side(seat)))
-        row.values("seated", [float(s in hand.seated) for s in seats])
-        row.values("cards", [len(hand.cards[s]) / 9 for s in seats])
-        row.values("tricks won", [len(hand.won[s]) / 52 for s in seats])
-        scores = match.shown_scores() or [0] * self.players
-        row.values("scores", [scores[s] / match.rules.target for s in seats])
+        row.one_hot("pitcher", None if pitcher is None else (pitcher - seat) % n)
+        row.bits("partners", [(s - seat) % n for s in hand.side(seat)])
+        seated = hand.seated
+        row.values("seated", [float(s in seated) for s in seats])
+        row.values("cards", [len(cards[s]) / 9 for s in seats])
+        row.values("tricks won", [len(won[s]) / 52 for s in seats])
+        scores = match.shown_scores()
+        target = match.rules.target
+        row.values("scores", () if scores is None else [scores[s] / target for s in seats])
         row.values(
             "bidding",
-            [hand.high / MAX_BID, hand.contract / MAX_BID, float(hand.ran), len(hand.tricks) / 9],
+            (hand.high / MAX_BID, hand.contract / MAX_BID, float(hand.ran), len(hand.tricks) / 9),
         )
-        return row.done()
 
     def encode(self, match: Match[Any, Any], seat: int, action: Action) -> int:
         if isinstance(action, Pass):

@@ -15,12 +15,11 @@ is kept so that the layout reads the same for every reading.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any
 
-import numpy as np
-
-from pitkit.adapters.encoding import Encoding, Mask, Observation, Row, Segment
+from pitkit.adapters.encoding import Encoding, Row, Segment
 from pitkit.cards import Card
 from pitkit.core.actions import Action
 from pitkit.core.errors import BadActionError
@@ -95,40 +94,39 @@ class PitsEncoding(Encoding):
             ),
         )
 
-    def observe(self, match: Match[Any, Any], seat: int) -> Observation:
+    def fill(self, row: Row, match: Match[Any, Any], seat: int) -> None:
         hand = _hand(match)
-        seats = [self.absolute(slot, seat) for slot in range(self.players)]
+        seats = self.around[seat]
         mine = hand.cards[seat]
-        row = Row(self.features)
         row.bits("hand", mine)
-        row.bits("slots", (54 * i + c for i, c in enumerate(mine[:SLOTS])))
+        row.bits("slots", [54 * i + c for i, c in enumerate(mine[:SLOTS])])
         row.bits("played", hand.played)
         table = hand.table
-        row.bits("table", () if table is None else table.cards)
-        row.one_hot("table kind", None if table is None else KINDS.index(table.kind))
-        row.values(
-            "table shape",
-            [0.0, 0.0, 0.0]
-            if table is None
-            else [table.size / SLOTS, table.set_size / 4, table.top_rank / 17],
-        )
+        if table is None:
+            row.bits("table", ())
+            row.one_hot("table kind", None)
+            row.values("table shape", ())
+        else:
+            row.bits("table", table.cards)
+            row.one_hot("table kind", KINDS.index(table.kind))
+            row.values("table shape", (table.size / SLOTS, table.set_size / 4, table.top_rank / 17))
         owner = hand.owner
-        row.one_hot("table owner", None if owner is None else self.relative(owner, seat))
+        row.one_hot("table owner", None if owner is None else (owner - seat) % PLAYERS)
         row.bits("offered", hand.offered.values())
         row.one_hot("gave", hand.concealed.get(seat))
-        row.bits("known", (54 * self.relative(s, seat) + c for c, s in hand.known.items()))
+        known = hand.known
+        row.bits("known", [54 * ((s - seat) % PLAYERS) + c for c, s in known.items()])
         row.one_hot("phase", _PHASES.index(hand.phase))
-        row.bits("to act", (self.relative(s, seat) for s in hand.to_act))
-        row.one_hot("dealer", self.relative(hand.dealer, seat))
-        row.values("cards", [len(hand.cards[s]) / 12 for s in seats])
-        row.values("passed", [float(s in hand.passed) for s in seats])
-        places = {s: i + 1 for i, s in enumerate(hand.finished)}
-        row.values("place", [places.get(s, 0) / 5 for s in seats])
-        last = {s: i + 1 for i, s in enumerate(hand.places or ())}
-        row.values("last places", [last.get(s, 0) / 5 for s in seats])
-        scores = match.shown_scores() or [0] * self.players
-        row.values("scores", [scores[s] / 20 for s in seats])
-        return row.done()
+        row.bits("to act", [(s - seat) % PLAYERS for s in hand.to_act])
+        row.one_hot("dealer", (hand.dealer - seat) % PLAYERS)
+        cards = hand.cards
+        row.values("cards", [len(cards[s]) / 12 for s in seats])
+        passed = hand.passed
+        row.values("passed", [float(s in passed) for s in seats])
+        row.values("place", _places_shown(hand.finished, seats))
+        row.values("last places", _places_shown(hand.places or (), seats))
+        scores = match.shown_scores()
+        row.values("scores", () if scores is None else [scores[s] / 20 for s in seats])
 
     def encode(self, match: Match[Any, Any], seat: int, action: Action) -> int:
         if isinstance(action, Pass):
@@ -140,17 +138,14 @@ class PitsEncoding(Encoding):
         assert isinstance(action, Play)
         return _play_id(_places(match, seat), action)
 
-    def mask(self, match: Match[Any, Any], seat: int) -> Mask:
-        """`Encoding.mask`, with the places of the hand's cards found once
+    def ids_of(self, match: Match[Any, Any], seat: int, actions: Sequence[Action]) -> list[int]:
+        """`Encoding.ids_of`, with the places of the hand's cards found once
         rather than once a play: a seat may have a hundred plays."""
         place = _places(match, seat)
-        ids = [
+        return [
             _play_id(place, a) if isinstance(a, Play) else self.encode(match, seat, a)
-            for a in match.legal_actions(seat)
+            for a in actions
         ]
-        mask = np.zeros(self.actions, dtype=np.int8)
-        mask[ids] = 1
-        return mask
 
     def decode(self, match: Match[Any, Any], seat: int, action_id: int) -> Action:
         if not 0 <= action_id < self.actions:
@@ -185,6 +180,14 @@ def _play_id(place: dict[Card, int], play: Play) -> int:
             raise AssertionError(f"a hand of more than {SLOTS} cards lays {play}")
         mask |= 1 << place[card]
     return _PLAY + (READINGS.index(play.reading) << SLOTS) + mask
+
+
+def _places_shown(order: Sequence[int], seats: Sequence[int]) -> list[float]:
+    """Each of `seats`' place / 5 in `order` (seats first to last), 0 for a seat not in it."""
+    place = [0.0] * PLAYERS
+    for i, s in enumerate(order):
+        place[s] = (i + 1) / 5
+    return [place[s] for s in seats]
 
 
 def _hand(match: Match[Any, Any]) -> PitsHand:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from pitkit.adapters.encoding import Encoding, Observation, Row, Segment
+from pitkit.adapters.encoding import Encoding, Row, Segment
 from pitkit.cards import Card
 from pitkit.core.actions import Action
 from pitkit.core.errors import BadActionError
@@ -55,24 +55,26 @@ class PittyPatEncoding(Encoding):
             Segment("match", 52 * 52, "match with card c, then discard card d: 53 + 52 c + d"),
         )
 
-    def observe(self, match: Match[Any, Any], seat: int) -> Observation:
+    def fill(self, row: Row, match: Match[Any, Any], seat: int) -> None:
         hand = match.hand
         assert isinstance(hand, PittyPatHand)
-        seats = [self.absolute(slot, seat) for slot in range(self.players)]
-        row = Row(self.features)
+        seats = self.around[seat]
+        n = self.players
         row.bits("hand", hand.cards[seat])
-        row.one_hot("top", hand.top if hand.pile else None)
-        row.bits("pile", hand.pile)
-        row.bits("pairs", (c for pairs in hand.pairs for c in pairs))
+        pile = hand.pile
+        row.one_hot("top", hand.top if pile else None)
+        row.bits("pile", pile)
+        row.bits("pairs", [c for pairs in hand.pairs for c in pairs])
         row.one_hot("phase", _PHASES.index(hand.phase))
-        row.bits("to act", (self.relative(s, seat) for s in hand.to_act))
-        row.one_hot("dealer", self.relative(hand.dealer, seat))
-        row.values("seated", [float(s in hand.seated) for s in seats])
-        row.values("cards", [len(hand.cards[s]) / HAND_SIZE for s in seats])
-        scores = match.shown_scores() or [0] * self.players
-        row.values("scores", [scores[s] / 10 for s in seats])
-        row.values("counts", [len(hand.stock) / 52, hand.turns / match.rules.turn_limit])
-        return row.done()
+        row.bits("to act", [(s - seat) % n for s in hand.to_act])
+        row.one_hot("dealer", (hand.dealer - seat) % n)
+        seated = hand.seated
+        row.values("seated", [float(s in seated) for s in seats])
+        cards = hand.cards
+        row.values("cards", [len(cards[s]) / HAND_SIZE for s in seats])
+        scores = match.shown_scores()
+        row.values("scores", () if scores is None else [scores[s] / 10 for s in seats])
+        row.values("counts", (len(hand.stock) / 52, hand.turns / match.rules.turn_limit))
 
     def encode(self, match: Match[Any, Any], seat: int, action: Action) -> int:
         if isinstance(action, Draw):
