@@ -42,8 +42,13 @@ def test_the_host_renames_a_player_and_everyone_is_told(server: ServerThread) ->
         ann = await _seated(server, tid, tokens[0], "Ann")
         bo = await _seated(server, tid, tokens[1], "Bo")
         watcher = await _seated(server, tid, None, "W")
+        # A name with a control character is refused (live/names.py), and changes nothing.
+        refused = server.http.put(
+            f"/api/tables/{tid}/seats/0/name", json={"name": "Ann B.\u0007"}, headers=_auth(host)
+        )
+        assert refused.status_code == 400 and "control character" in refused.text
         renamed = server.http.put(
-            f"/api/tables/{tid}/seats/0/name", json={"name": "  Ann B.\u0007 "}, headers=_auth(host)
+            f"/api/tables/{tid}/seats/0/name", json={"name": "  Ann   B. "}, headers=_auth(host)
         )
         assert renamed.status_code == 200, renamed.text
         assert renamed.json()["seats"][0]["name"] == "Ann B."

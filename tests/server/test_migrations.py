@@ -26,6 +26,12 @@ SCHEMA = {
     "event_links",
     "event_entries",
     "chat",
+    "profiles",
+    "profile_devices",
+    "profile_codes",
+    "profile_passkeys",
+    "profile_challenges",
+    "profile_seats",
 }
 
 

@@ -12,6 +12,7 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 
 from pitkit.server.live.manager import Manager
+from pitkit.server.live.profiles import Profiles
 from pitkit.server.ops.metrics import Metrics
 from pitkit.server.ops.settings import Limits
 from pitkit.server.store.owners import owners_for
@@ -61,5 +62,8 @@ def create_app(
             services.replays.close()
             await asyncio.to_thread(store.close)
 
-    services = Services(limits, site or Site(), metrics, store, manager, tournaments, online)
+    profiles = Profiles(store, limits)
+    services = Services(
+        limits, site or Site(), metrics, store, manager, tournaments, online, profiles
+    )
     return web_app(services, lifespan)

@@ -1,10 +1,13 @@
 """How people come to a table and leave: a socket's hello (as a seat, by its token,
-or as a spectator), an invitation claimed (over a socket or HTTP), a socket closed.
+or as a spectator), an invitation claimed (over a socket or HTTP), a socket closed;
+and a player's profile taking its seat, or continuing in it on another device.
 
 Claiming an open seat gives it a new secret, returned to the claimer alone:
 from then on the seat answers to it, and the invitation (which the host holds
-too) opens nothing. The door runs under the table's lock, which the `Table`
-holds; a table whose every seat is taken then starts (the table's own step).
+too) opens nothing. A seat taken with a profile is stored as the profile's (tied
+to the seat's secret: store/profiles.py), and one profile holds one seat at a
+table at most. The door runs under the table's lock, which the `Table` holds; a
+table whose every seat is taken then starts (the table's own step).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pitkit.server.live.seats import Seat, clean_name
 from pitkit.server.live.state import Setup, TableState
 from pitkit.server.ops.settings import Limits
 from pitkit.server.ops.tokens import hash_token, new_token
-from pitkit.server.store import storage
+from pitkit.server.store import profiles, storage
 from pitkit.server.store.storage import SeatRecord, Store
 
 __all__ = ["Door"]
@@ -55,6 +58,7 @@ class Door:
     ) -> None:
         """Join `conn` as a seat (by token) or a spectator, and bring it up to date
         from (match_no, version), what it held before."""
+        self._checked(name)  # a spectator's name is shown in the chat
         seat, secret = await self._admit(token, name)
         self.state.touch()
         conn.joined = True
@@ -99,35 +103,92 @@ class Door:
     async def join(self, token: str, name: str | None) -> tuple[int, str | None]:
         """Claim the open seat of an invitation over HTTP (or rename one's own);
         returns the seat, and its new secret when it was claimed."""
+        seat = self._seat_of(token)
+        secret = None
+        if seat.kind == "open" or self._checked(name):
+            secret = await self._claim(seat, name)
+        self.feed.table()
+        return seat.index, secret
+
+    def _seat_of(self, token: str) -> Seat:
+        """The seat `token` opens, if a person may take it (`ProtocolError`: why not)."""
         seat = self.room.seat_for_token(token)
         if seat is None:
             raise self.room.refusal(token)
         if seat.kind == "bot":
             raise ProtocolError("bad_token", "a bot plays this seat now")
-        secret = None
-        if seat.kind == "open" or clean_name(name, self.limits.name_chars):
-            secret = await self._claim(seat, name)
-        self.feed.table()
-        return seat.index, secret
+        return seat
 
-    async def _claim(self, seat: Seat, name: str | None) -> str | None:
+    def _checked(self, name: str | None) -> str | None:
+        """A player's name as `clean_name` takes it (`bad_name`: refused)."""
+        try:
+            return clean_name(name, self.limits.name_chars)
+        except ValueError as exc:
+            raise ProtocolError("bad_name", str(exc)) from None
+
+    async def _claim(self, seat: Seat, name: str | None, profile: str | None = None) -> str | None:
         """Give an open seat to the player holding its invitation (stored first), or
-        rename a claimed seat's player; returns the seat's new secret, if it was open."""
+        rename a claimed seat's player; with `profile`, as that profile's seat. Returns
+        the seat's new secret, if it was open."""
         if seat.kind == "open" and self.state.status in ("closed", "expired"):
             raise ProtocolError("closed", self.state.problem)
-        clean = clean_name(name, self.limits.name_chars) or (
+        clean = self._checked(name) or (
             seat.name if seat.kind == "player" and seat.name else f"Player {seat.index + 1}"
         )
         secret = new_token() if seat.kind == "open" else None
         digest = hash_token(secret) if secret is not None else seat.token_hash
         claimed = SeatRecord(seat.index, "player", None, clean, digest)
-        await self.store.run(storage.save_seat(self.table_id, claimed))
+        if profile is None:
+            await self.store.run(storage.save_seat(self.table_id, claimed))
+        else:
+            await self.store.run(profiles.sit(self.table_id, claimed, profile))
         if secret is not None:
             self.room.claimed[seat.token_hash] = seat.index
         seat.take(claimed)
         seat.away = False
         self.state.touch()
         return secret
+
+    async def sit(
+        self, token: str, name: str | None, profile: str, profile_name: str
+    ) -> tuple[int, str | None]:
+        """Take the seat `token` opens as `profile`'s: an invitation's open seat is
+        claimed (its new secret returned) under `name`, or else the profile's name;
+        a seat the token already holds becomes the profile's, its name kept unless
+        `name` is given. Refused (`profile_seated`) if the profile holds another
+        seat here."""
+        seat = self._seat_of(token)
+        self._checked(name)
+        if name is None and seat.kind == "open":
+            name = profile_name
+        held = await self.store.run(profiles.seats_held(self.table_id, profile))
+        elsewhere = [index for index in held if index != seat.index]
+        if elsewhere:
+            raise ProtocolError(
+                "profile_seated",
+                f"you sit at this table already, in seat {elsewhere[0] + 1}: continue "
+                "there (one player, one seat)",
+            )
+        secret = await self._claim(seat, name, profile)
+        self.feed.table()
+        return seat.index, secret
+
+    async def hand_over(self, profile: str) -> tuple[int, str]:
+        """Give the seat `profile` holds here a new secret, returned, for the device
+        that asks: the seat's other devices are let go, as when a player opens their
+        seat on another device. `bad_token`: the profile holds no seat here."""
+        held = await self.store.run(profiles.seats_held(self.table_id, profile))
+        if not held:
+            raise ProtocolError("bad_token", "your profile holds no seat at this table")
+        seat = self.room.seats[held[0]]
+        secret = new_token()
+        moved = SeatRecord(seat.index, "player", None, seat.name, hash_token(secret))
+        await self.store.run(profiles.sit(self.table_id, moved, profile))
+        seat.take(moved)
+        self.room.let_go(seat, "this seat was opened on another device")
+        self.state.touch()
+        self.feed.table()
+        return seat.index, secret
 
     def detach(self, conn: Conn) -> None:
         """Forget a closed connection; a player's seat starts its absence timer."""

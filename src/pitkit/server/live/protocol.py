@@ -57,6 +57,8 @@ ERRORS: dict[str, str] = {
     "between_hands": "the next hand starts when everyone is ready",
     "no_pause": "the hand is under way: there is nothing to be ready for",
     "seat_changed": "the action was meant for another seat than this connection holds now",
+    "bad_name": "a name is 1 to 40 printable characters, with a few marks on a letter at most",
+    "profile_seated": "this profile sits at this table already, in another seat",
 }
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from pitkit.server.live.conn import Conn
+from pitkit.server.live.names import check_name
 from pitkit.server.live.wire import SeatInfo, SeatKind
 from pitkit.server.store.storage import SeatRecord
 
@@ -83,8 +84,10 @@ class Seat:
 
 
 def clean_name(name: str | None, limit: int) -> str | None:
-    """A display name: printable, trimmed, at most `limit` characters."""
-    if not name:
+    """A player's name as `check_name` takes it (the one check of names, profiles'
+    too), or None when none is given (empty, or only spaces). `BadNameError` (a
+    ValueError) says what is wrong with one that is refused: a control character,
+    more than `limit` characters, a pile of marks on one letter."""
+    if name is None or not name.strip():
         return None
-    text = "".join(ch for ch in name if ch.isprintable()).strip()[:limit]
-    return text or None
+    return check_name(name, limit)

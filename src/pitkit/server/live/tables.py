@@ -204,6 +204,24 @@ class Table:
         """Forget a closed connection; a player's seat starts its absence timer."""
         self.door.detach(conn)
 
+    async def sit(
+        self, token: str, name: str | None, profile: str, profile_name: str
+    ) -> tuple[int, str | None]:
+        """Take the seat `token` opens (an invitation, or the seat's own secret) as the
+        profile `profile`'s (`Door.sit`); returns the seat, and its new secret when it
+        was claimed. `ProtocolError` (`profile_seated`: it holds another seat here)."""
+        async with self.lock:
+            sat = await self.door.sit(token, name, profile, profile_name)
+            await self._start_when_seated()
+        self.bots.schedule()
+        return sat
+
+    async def hand_over(self, profile: str) -> tuple[int, str]:
+        """The seat the profile `profile` holds here, with a new secret for the device
+        that asks (returned); the seat's other devices are let go."""
+        async with self.lock:
+            return await self.door.hand_over(profile)
+
     def _resume_pause(self) -> None:
         """A match read again whose last step ended a hand: the pause before the next
         goes on (`Pacing.resume`), so a restart does not start the hand at once."""

@@ -117,6 +117,10 @@ class Limits:
     entries_per_event: int = 10_000
     """Entries a tournament's log may hold (a long Pits evening makes a few hundred);
     beyond it an entry is refused."""
+    event_streams_per_address: int = 50
+    """Streams of events' news (the pages that follow an event live) one client address
+    may hold open at once, half its sockets' cap; beyond it a page asks every few
+    seconds instead."""
     replay_steps: int = 3000
     """Versions a match may have to be replayed in the page (a view a version is sent)."""
     history_hands: int = 3
@@ -150,6 +154,17 @@ class Limits:
     """The pause between hands where people sit, unless a table chooses its own
     (`TableSettings.next_hand_seconds`): the next hand starts when every person
     there is ready, or after this long (0: at once)."""
+    profiles_per_hour: int = 20
+    """Player profiles one client address may make an hour (docs/profiles.md)."""
+    devices_per_profile: int = 20
+    """Devices signed in to one profile at once; one more signs out the one signed in
+    longest ago."""
+    passkeys_per_profile: int = 10
+    """Passkeys one profile may hold."""
+    sign_in_code_seconds: float = 600.0
+    """How long a one-time code for signing in on another device lives (it works once)."""
+    sign_ins_per_minute: int = 30
+    """Passkey sign-ins and registrations one client address may begin a minute."""
 
     @classmethod
     def venue(cls) -> Limits:
@@ -160,10 +175,13 @@ class Limits:
 VENUE: Mapping[str, Any] = MappingProxyType(
     {
         "connections_per_address": 2_000,
+        "event_streams_per_address": 1_000,
         "requests_per_second": 1_000.0,
         "request_burst": 10_000,
         "tables_per_address": 300,
         "creates_per_minute": 600,
+        "profiles_per_hour": 600,
+        "sign_ins_per_minute": 600,
     }
 )
 """`pitkit serve --venue`: a hall of up to about 300 phones behind one Wi-Fi router,

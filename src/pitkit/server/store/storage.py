@@ -182,6 +182,81 @@ chat_t = Table(
     ForeignKeyConstraint(["table_id"], ["tables.id"]),
 )
 
+# Players' profiles (docs/profiles.md; their jobs: store/profiles.py). No password, no
+# e-mail: each device holds its own secret (a hash here), and a profile signs a new
+# device in by a one-time code or a passkey.
+profiles_t = Table(
+    "profiles",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("skeleton", String(320), nullable=False),
+    Column("colour", String(7), nullable=False),
+    Column("created", Float, nullable=False),
+    # Two profiles never look alike: the name folded for look-alikes (live/names.py).
+    Index("ix_profiles_skeleton", "skeleton", unique=True),
+)
+
+profile_devices_t = Table(
+    "profile_devices",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("id", String(16), nullable=False),
+    Column("profile_id", String(16), nullable=False),
+    Column("how", String(16), nullable=False),
+    Column("created", Float, nullable=False),
+    ForeignKeyConstraint(["profile_id"], ["profiles.id"]),
+    Index("ix_profile_devices_id", "id", unique=True),
+    Index("ix_profile_devices_profile", "profile_id"),
+)
+
+profile_codes_t = Table(
+    "profile_codes",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("profile_id", String(16), nullable=False),
+    Column("expires", Float, nullable=False),
+    ForeignKeyConstraint(["profile_id"], ["profiles.id"]),
+    Index("ix_profile_codes_profile", "profile_id"),
+)
+
+profile_passkeys_t = Table(
+    "profile_passkeys",
+    metadata,
+    Column("credential_id", String(1400), primary_key=True),
+    Column("profile_id", String(16), nullable=False),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", BigInteger, nullable=False),
+    Column("created", Float, nullable=False),
+    ForeignKeyConstraint(["profile_id"], ["profiles.id"]),
+    Index("ix_profile_passkeys_profile", "profile_id"),
+)
+
+profile_challenges_t = Table(
+    "profile_challenges",
+    metadata,
+    Column("challenge", String(128), primary_key=True),
+    Column("purpose", String(16), nullable=False),
+    Column("profile_id", String(16), nullable=True),
+    Column("expires", Float, nullable=False),
+)
+
+# A seat's profile follows the seat's secret (its hash): a host's move carries it to
+# the other seat with its player, and a seat reopened or given to a bot has a new
+# secret, so it is nobody's profile's any more.
+profile_seats_t = Table(
+    "profile_seats",
+    metadata,
+    Column("table_id", String(24), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("profile_id", String(16), nullable=False),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "token_hash"),
+    ForeignKeyConstraint(["table_id"], ["tables.id"]),
+    ForeignKeyConstraint(["profile_id"], ["profiles.id"]),
+    Index("ix_profile_seats_profile", "profile_id"),
+)
+
 
 @dataclass
 class SeatRecord:

@@ -2,7 +2,7 @@
 running it with uvicorn.
 
 `web_app` puts the routers (one module each: games, tables, matches, pages,
-tournaments, play) and the guards around them; `pitkit.server.create_app` wires
+tournaments, profiles, play) and the guards around them; `pitkit.server.create_app` wires
 the layers it serves from. The HTTP API is described by the OpenAPI spec at
 ``/openapi.json`` (browse it at ``/docs``); the WebSocket protocol by docs/protocol.md.
 """
@@ -28,6 +28,7 @@ from pitkit.server.web.guards import (
     server_config,
 )
 from pitkit.server.web.limits import BodyLimit, RequestRate, TokenRoutes
+from pitkit.server.web.profiles import profile_routes
 from pitkit.server.web.services import Services
 from pitkit.server.web.tournaments import tournament_routes
 
@@ -67,6 +68,7 @@ def web_app(services: Services, lifespan: Lifespan) -> App:
             services.tournaments, services.online, site, services.limits.events_per_address
         )
     )
+    app.include_router(profile_routes(limits))
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.include_router(play.router)
     return app

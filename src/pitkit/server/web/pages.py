@@ -1,4 +1,4 @@
-"""The pages people open (the lobby, a table, a game's rules) and what watches the
+"""The pages people open (the lobby, a table, a game's rules, one's profile) and what watches the
 server (its health and its metrics). The pages are plain HTML files; their scripts
 read the rest from the API."""
 
@@ -44,6 +44,12 @@ async def prometheus(services: Wired) -> Response:
 async def index() -> FileResponse:
     """The lobby."""
     return FileResponse(STATIC / "index.html")
+
+
+@router.get("/me", include_in_schema=False)
+async def me_page() -> FileResponse:
+    """A player's profile: the tables they sit at, signing in on another device."""
+    return FileResponse(STATIC / "me.html")
 
 
 @router.get("/t/{table_id}", include_in_schema=False)

@@ -13,6 +13,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from pitkit.server.live.manager import Manager
+from pitkit.server.live.profiles import Profiles
 from pitkit.server.live.replays import Replays
 from pitkit.server.ops.metrics import Metrics
 from pitkit.server.ops.settings import Limits
@@ -38,6 +39,8 @@ class Services:
     tournaments: Tournaments
     online: OnlineTables
     """The tournaments' games at pitkit tables."""
+    profiles: Profiles
+    """Players' profiles, their devices and the ways to sign in."""
 
     replays: Replays = field(init=False)
     """Finished matches' replays and logs, kept gzipped (they never change once over)."""
