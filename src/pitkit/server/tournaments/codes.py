@@ -20,10 +20,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 
+from pitkit.server.ops import codes as typed
+
 __all__ = ["ALPHABET", "LENGTH", "SLIP", "canonical", "code_digest", "grouped", "make_code"]
 
-ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-"""Crockford's base 32: no I, L, O or U."""
+ALPHABET = typed.ALPHABET
 LENGTH = 10
 """Characters of a code: 50 bits."""
 ITERATIONS = 20_000
@@ -32,8 +33,6 @@ code (each worker remembers the codes it has seen work)."""
 SLIP = "slip"
 """The key a link-making entry carries (true) when its link's secret is a code: the
 desk can print its slip. (Links made before codes were random tokens.)"""
-
-_READ_AS = str.maketrans({"O": "0", "I": "1", "L": "1"})
 
 
 def make_code(manager_token: str, event_id: str, seq: int) -> str:
@@ -46,21 +45,16 @@ def make_code(manager_token: str, event_id: str, seq: int) -> str:
 
 
 def canonical(text: str) -> str | None:
-    """The code `text` is, as typed (case, spaces and dashes ignored; O read as 0, I
-    and L as 1), or None if it is no code."""
-    squeezed = "".join(text.split()).replace("-", "").upper().translate(_READ_AS)
-    if len(squeezed) != LENGTH or any(ch not in ALPHABET for ch in squeezed):
-        return None
-    return squeezed
+    """The code `text` is, as typed (`pitkit.server.ops.codes.read`), or None."""
+    return typed.read(text, LENGTH)
 
 
 def grouped(code: str) -> str:
     """A code as printed: two groups of five, "ABCDE-FGHJK"."""
-    return f"{code[:5]}-{code[5:]}"
+    return typed.grouped(code, 5)
 
 
 def code_digest(event_id: str, code: str) -> str:
     """What the store keeps of a code (64 hex digits, as of any token): slow to
     compute, salted with the event, so that codes cannot be tried offline in bulk."""
-    salt = f"pitkit event {event_id}".encode()
-    return hashlib.pbkdf2_hmac("sha256", code.encode(), salt, ITERATIONS).hex()
+    return typed.slow_hash(code, f"pitkit event {event_id}".encode(), ITERATIONS)

@@ -14,47 +14,40 @@ a `WrongAnswerError`.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import secrets
 import time
 from collections.abc import Mapping
 from typing import Any
 
 from pitkit.server.live.profiles.signin import SignInError, Where, WrongAnswerError
+from pitkit.server.ops import codes as typed
 from pitkit.server.ops.settings import Limits
 from pitkit.server.store import profiles as rows
 from pitkit.server.store.storage import Store
 
 __all__ = ["ALPHABET", "LENGTH", "Codes", "canonical", "code_digest", "grouped"]
 
-ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-"""Crockford's base 32: no I, L, O or U."""
+ALPHABET = typed.ALPHABET
 LENGTH = 8
 """Characters of a code: 40 bits."""
 ITERATIONS = 20_000
 """PBKDF2 rounds of a code's stored hash (some 10 ms of a core, once a code tried)."""
 
-_READ_AS = str.maketrans({"O": "0", "I": "1", "L": "1"})
-
 
 def canonical(text: str) -> str | None:
-    """The code `text` is, as typed (case, spaces and dashes ignored; O read as 0, I
-    and L as 1), or None if it is no code."""
-    squeezed = "".join(text.split()).replace("-", "").upper().translate(_READ_AS)
-    if len(squeezed) != LENGTH or any(ch not in ALPHABET for ch in squeezed):
-        return None
-    return squeezed
+    """The code `text` is, as typed (`pitkit.server.ops.codes.read`), or None."""
+    return typed.read(text, LENGTH)
 
 
 def grouped(code: str) -> str:
     """A code as shown: two groups of four, "ABCD-EFGH"."""
-    return f"{code[:4]}-{code[4:]}"
+    return typed.grouped(code, 4)
 
 
 def code_digest(code: str) -> str:
     """What the store keeps of a code: slow to compute, so that a copy of the
     database cannot be tried against all 2^40 codes while they live."""
-    return hashlib.pbkdf2_hmac("sha256", code.encode(), b"pitkit sign-in code", ITERATIONS).hex()
+    return typed.slow_hash(code, b"pitkit sign-in code", ITERATIONS)
 
 
 class Codes:
