@@ -69,6 +69,10 @@ class _Batch:
     encoding: Encoding
     observations: Observation
     masks: npt.NDArray[np.bool_]
+    rewards: npt.NDArray[np.float64]
+    terminations: npt.NDArray[np.bool_]
+    truncations: npt.NDArray[np.bool_]
+    autoreset_mode: AutoresetMode
 
     def _buffers(self, encoding: Encoding, num_envs: int, *seats: int) -> None:
         """Rows for `num_envs` matches (times `seats`, if given)."""
@@ -127,6 +131,26 @@ class _Batch:
     # Gymnasium's way of batching infos (a key's values in an array, and a
     # `_key` array of which matches have one), for the multi-agent forms too.
     _add_info: Any = VectorEnv._add_info
+
+    def _end_step(self, ends: list[bool], cuts: list[bool]) -> dict[str, Any]:
+        """Which matches ended (`ends`) or were cut short (`cuts`) this step; under
+        same-step autoreset they are dealt again at once, and what they ended with
+        is returned for the infos (`_finals`)."""
+        self._ended = [a or b for a, b in zip(ends, cuts, strict=True)]
+        self.terminations[:], self.truncations[:] = ends, cuts
+        if self.autoreset_mode is AutoresetMode.SAME_STEP:
+            return self._finals(self.terminations | self.truncations)
+        return {}
+
+    def _result(self, infos: dict[str, Any]) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        """A step's answer: observations, rewards, terminations, truncations, infos."""
+        return (
+            self._out(self.observations),
+            self._out(self.rewards),
+            self._out(self.terminations),
+            self._out(self.truncations),
+            infos,
+        )
 
     def _finals(self, ended: npt.NDArray[np.bool_]) -> dict[str, Any]:
         """Same-step autoreset: each match that `ended`, its last rows kept
@@ -242,20 +266,11 @@ class PitkitVectorEnv(_Batch, VectorEnv[Observation, Actions, npt.NDArray[Any]])
                 continue
             rewards[i], ends[i], cuts[i] = play.play(moves[i])
             self._write(i, play.match, self.seat)
-        self._ended = [a or b for a, b in zip(ends, cuts, strict=True)]
-        self.rewards[:], self.terminations[:], self.truncations[:] = rewards, ends, cuts
-        finals = {}
-        if self.autoreset_mode is AutoresetMode.SAME_STEP:
-            finals = self._finals(self.terminations | self.truncations)
+        self.rewards[:] = rewards
+        finals = self._end_step(ends, cuts)
         infos = self._infos()
         infos.update(finals)
-        return (
-            self._out(self.observations),
-            self._out(self.rewards),
-            self._out(self.terminations),
-            self._out(self.truncations),
-            infos,
-        )
+        return self._result(infos)
 
     def _redeal(self, i: int) -> None:
         play = self.plays[i]
@@ -354,21 +369,11 @@ class PitkitVectorAEC(_Batch):
             else:
                 seat = seats[i] = min(match.to_act)
             self._write(i, match, seat)
-        self._ended = [a or b for a, b in zip(ends, cuts, strict=True)]
-        self.terminations[:], self.truncations[:] = ends, cuts
-        finals = {}
-        if self.autoreset_mode is AutoresetMode.SAME_STEP:
-            finals = self._finals(self.terminations | self.truncations)
+        finals = self._end_step(ends, cuts)
         self.to_act[:] = seats
         infos = self._infos()
         infos.update(finals)
-        return (
-            self._out(self.observations),
-            self._out(self.rewards),
-            self._out(self.terminations),
-            self._out(self.truncations),
-            infos,
-        )
+        return self._result(infos)
 
     def _where(self, row: int) -> str:
         return f"match {row} (seat {self._seats[row]})"
@@ -477,20 +482,10 @@ class PitkitVectorParallel(_Batch):
             else:
                 cuts[i] = self.max_ticks is not None and zoo.ticks >= self.max_ticks
             self._write_seats(i)
-        self._ended = [a or b for a, b in zip(ends, cuts, strict=True)]
-        self.terminations[:], self.truncations[:] = ends, cuts
-        finals = {}
-        if self.autoreset_mode is AutoresetMode.SAME_STEP:
-            finals = self._finals(self.terminations | self.truncations)
+        finals = self._end_step(ends, cuts)
         infos: dict[str, Any] = {"action_mask": self._out(self.masks), "refused": refused}
         infos.update(finals)
-        return (
-            self._out(self.observations),
-            self._out(self.rewards),
-            self._out(self.terminations),
-            self._out(self.truncations),
-            infos,
-        )
+        return self._result(infos)
 
     def _redeal(self, i: int) -> None:
         self.zoos[i].deal_match(None)
