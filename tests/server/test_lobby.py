@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
+from pitkit.server.live import manager
 from tests.server.conftest import ServerThread
+from tests.waiting import patience, wait_until
 
 
 def test_games_and_openapi(server: ServerThread) -> None:
@@ -93,3 +97,23 @@ def test_host_rights(server: ServerThread) -> None:
     assert server.http.get("/api/tables/nope").status_code == 404
     log = server.http.get(f"/api/tables/{tid}/matches/1/log")
     assert log.status_code == 409  # the full log waits for the end of the match
+
+
+def test_finished_tables_leave_the_list(
+    server: ServerThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A finished table stays listed a while after its last move (with its replay),
+    # then leaves; one still playing or waiting stays.
+    monkeypatch.setattr(manager, "FINISHED_LISTED", patience(3.0))
+    waiting = server.create(game="ace-pit", seats=[None, "greedy"])["table"]["id"]
+    done = server.create(game="ace-pit", rules={"hands": 1}, seats=["greedy", "random"])
+    tid = done["table"]["id"]
+    server.wait_for(tid, "over")
+    assert tid in {t["id"] for t in server.http.get("/api/tables").json()}
+    listed = wait_until(
+        lambda: {t["id"] for t in server.http.get("/api/tables").json()} == {waiting},
+        10,
+        "the finished table to leave the list",
+    )
+    assert listed
+    assert server.table(tid)["status"] == "over"  # still there, at its own address

@@ -33,7 +33,8 @@ class Rules(RuleSet):
     )
     sorting_seconds: int = option(
         30,
-        "real-time seconds of sorting before the dealer may open the pit; 0 in simulation (T3)",
+        "seconds everyone has to sort their cards before the dealer rings the bell and "
+        "trading opens; 0 opens trading at once (T3)",
         label="Sorting time (seconds)",
     )
     trades_per_player: int = option(

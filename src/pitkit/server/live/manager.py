@@ -21,6 +21,7 @@ from pitkit import games
 from pitkit.core.game import Game
 from pitkit.core.rules import RuleSet
 from pitkit.server.live import messages
+from pitkit.server.live.quick import PlayNow
 from pitkit.server.live.rebuild import Rebuilt, rebuild
 from pitkit.server.live.seats import Seat
 from pitkit.server.live.tables import Table
@@ -39,6 +40,9 @@ log = logging.getLogger("pitkit.server")
 
 UNFINISHED = ("waiting", "playing")
 FINISHED = ("over", "closed", "broken", "expired")
+FINISHED_LISTED = 15 * 60.0
+"""Seconds a finished table stays in the lobby's list after anything last happened
+there (replays stay at the table's address)."""
 
 
 class TableElsewhereError(RuntimeError):
@@ -63,6 +67,8 @@ class Manager:
         self._tasks: list[asyncio.Task[None]] = []
         self.on_event_step: Callable[[Table], None] | None = None
         """Told of each step at a table that plays an event's game (`OnlineTables`)."""
+        self.play_now = PlayNow(self.create, limits)
+        """Play now's tables waiting for players, and their bots' arrival."""
 
     async def load(self) -> None:
         """Start: take up every unfinished table no worker runs (on SQLite, all of
@@ -310,11 +316,17 @@ class Manager:
         )
 
     async def listed(self, status: str | None, game: str | None) -> list[TableInfo]:
-        """The lobby: listed tables, newest first, as anyone may see them. Beside other
-        workers, the database lists theirs too (without who is connected)."""
-        mine = [t.info() for t in self.tables.values() if t.settings.listed]
+        """The lobby: listed tables, newest first, as anyone may see them; a finished
+        table for `FINISHED_LISTED` seconds after its last move. Beside other workers,
+        the database lists theirs too (without who is connected)."""
+        now = time.time()
+        mine = [
+            t.info()
+            for t in self.tables.values()
+            if t.settings.listed and (t.status in UNFINISHED or now - t.touched < FINISHED_LISTED)
+        ]
         if self.owners.shared:
-            since = time.time() - self.limits.idle_seconds
+            since = now - min(self.limits.idle_seconds, FINISHED_LISTED)
             records = await self.store.run(storage.lobby_tables(UNFINISHED, FINISHED, since))
             mine += [_summary(r) for r in records if r.id not in self.tables]
         out = [
@@ -331,6 +343,7 @@ class Manager:
         """Stop every table (server shutdown); what was acknowledged is stored already."""
         for task in self._tasks:
             task.cancel()
+        self.play_now.close()
         for table in list(self.tables.values()):
             await table.close()
         await self.owners.close()

@@ -7,17 +7,23 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
+from pydantic import BaseModel, Field
 
+from pitkit import games
+from pitkit.bots import levels
 from pitkit.server.live.manager import TableElsewhereError
 from pitkit.server.live.protocol import ProtocolError
+from pitkit.server.live.quick import SeatTakenError, take_seat
 from pitkit.server.live.tables import Table
 from pitkit.server.ops.settings import TableSettings
 from pitkit.server.store.storage import DatabaseError, StoreTimeoutError
 from pitkit.server.web.bodies import (
     Authorization,
+    Body,
     CreatedTable,
     CreateTable,
     EventSeat,
@@ -36,7 +42,7 @@ from pitkit.server.web.bodies import (
 from pitkit.server.web.services import Services, Wired
 from pitkit.tournaments.log import ForbiddenError
 
-__all__ = ["router", "table_or_404"]
+__all__ = ["PlayNowAsk", "PlayNowSeat", "TakeSeat", "router", "table_or_404"]
 
 router = APIRouter()
 
@@ -112,12 +118,19 @@ async def list_tables(
     return [as_sent(info) for info in await services.manager.listed(status, game)]
 
 
+def _counted(request: Request, services: Services, what: str) -> str:
+    """The client's address, once this request is counted against its budget of tables
+    created and seats taken a minute (429 beyond it)."""
+    client = request.client.host if request.client else "?"
+    if not services.creates.take(client):
+        raise HTTPException(429, f"too many {what}; wait a minute")
+    return client
+
+
 @router.post("/api/tables", status_code=201, tags=["lobby"])
 async def create_table(body: CreateTable, request: Request, services: Wired) -> CreatedTable:
     """Create a table. Returns the host token and each seat's invitation link."""
-    client = request.client.host if request.client else "?"
-    if not services.creates.take(client):
-        raise HTTPException(429, "too many tables created; wait a minute")
+    client = _counted(request, services, "tables created")
     seats = [None if s in (None, "open", "") else s for s in body.seats]
     try:
         settings = TableSettings.from_json(dict(body.settings), client=True)
@@ -158,6 +171,103 @@ async def join(table_id: TableId, body: Join, services: Wired) -> Joined:
     except ProtocolError as exc:
         services.metrics.refused(exc.code)
         raise _protocol_refusal(exc) from None
+
+
+class TakeSeat(Body):
+    """Take an open seat of a listed table, with no invitation."""
+
+    seat: int | None = Field(default=None, ge=0, le=15, description="Default: the first open one.")
+    name: str | None = Field(default=None, max_length=80)
+
+
+@router.post("/api/tables/{table_id}/take-seat", tags=["lobby"])
+async def take_open_seat(
+    table_id: TableId, body: TakeSeat, request: Request, services: Wired
+) -> Joined:
+    """Take an open seat of a listed table from the lobby (the first open one unless
+    `seat` says which): it becomes yours, with its own secret, returned once; its
+    invitation stops working. 409: the seat is taken, or the table takes nobody
+    more; a seat taken counts against the address's tables created a minute."""
+    _counted(request, services, "seats taken")
+    table = await table_or_404(services, table_id)
+    try:
+        seat, token = await take_seat(table, body.seat, body.name, services.limits.name_chars)
+    except SeatTakenError as exc:
+        raise HTTPException(409, str(exc)) from None
+    except ValueError as exc:
+        raise HTTPException(400, str(exc)) from None
+    except ProtocolError as exc:
+        raise _protocol_refusal(exc) from None
+    return Joined(seat=seat, token=token)
+
+
+# -- Play now ---------------------------------------------------------------------------------
+
+
+class PlayNowAsk(Body):
+    """Play now: a game, the bots' strength, your name, and how long to wait for people."""
+
+    game: str = Field(max_length=32, examples=["pitty-pat"])
+    level: str = Field(default="medium", max_length=16, examples=["medium"])
+    name: str | None = Field(default=None, max_length=80)
+    wait: float = Field(
+        default=10.0,
+        ge=2.0,
+        le=60.0,
+        description="Seconds a new table waits for people before bots take its empty seats.",
+    )
+
+
+class PlayNowSeat(BaseModel):
+    """Your seat at a Play now table, its secret, and when its bots sit down."""
+
+    table: str
+    seat: int
+    token: str
+    level: str
+    bot: str
+    starts_in: float
+    """Seconds until bots take the empty seats and the match starts."""
+
+
+@router.get("/api/levels", tags=["lobby"])
+async def bot_levels() -> dict[str, list[dict[str, str]]]:
+    """Each game's bots by strength, easy, medium and hard: the bot and why it was chosen."""
+    return {g.name: [asdict(v) for v in levels.levels(g).values()] for g in games.all_games()}
+
+
+@router.get("/api/play-now", tags=["lobby"])
+async def play_now_tables(services: Wired) -> list[dict[str, Any]]:
+    """Play now's tables waiting for players: game, level, open seats, seconds to go."""
+    return [w.shown() for w in services.manager.play_now.listed()]
+
+
+@router.post("/api/play-now", tags=["lobby"])
+async def play_now(body: PlayNowAsk, request: Request, services: Wired) -> PlayNowSeat:
+    """Sit down at a Play now table of the game whose bots are of this strength and
+    which waits for players, or at a new one. Once its wait is over, bots take the
+    empty seats and the match starts. Counts against the address's tables a minute."""
+    client = _counted(request, services, "tables created")
+    if body.game not in games.names():
+        raise HTTPException(400, f"there is no game {body.game!r}")
+    play_now = services.manager.play_now
+    try:
+        entry, seat, token = await play_now.seat(
+            games.get(body.game), body.level, body.name, body.wait, client
+        )
+    except ValueError as exc:
+        raise HTTPException(400, str(exc)) from None
+    except ProtocolError as exc:
+        raise _protocol_refusal(exc) from None
+    shown = entry.shown()
+    return PlayNowSeat(
+        table=entry.table.id,
+        seat=seat,
+        token=token,
+        level=entry.level,
+        bot=entry.bot,
+        starts_in=shown["starts_in"],
+    )
 
 
 @router.post("/api/tables/{table_id}/event-seat", tags=["events"])

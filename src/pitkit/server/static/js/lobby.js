@@ -1,20 +1,27 @@
 // @ts-check
-// The lobby: create a table (game, seats, rule options) and list the tables to play
-// at or watch. Creating a table stores its tokens in this browser (js/store.js) and
-// goes to your seat.
+// The lobby: Play now, the tables to join, play at or watch (and those finished
+// lately, to replay), your profile's tables, and a new table of your own (game,
+// seats, rule options). Creating a table stores its tokens in this browser
+// (js/store.js) and goes to your seat; Play now and Join are in js/play-now.js.
 import {api, errorText, h, plural, toast} from './dom.js';
+import {LEVEL_TITLES, drawMine, join, levelText, playNow, waitingText} from './play-now.js';
 import * as store from './store.js';
 
 /** @typedef {import('./wire.js').GameInfo} GameInfo */
 /** @typedef {import('./wire.js').TableInfo} TableInfo */
 /** @typedef {import('./wire.js').SeatInfo} SeatInfo */
+/** @typedef {import('./play-now.js').Level} Level */
+/** @typedef {import('./play-now.js').Waiting} Waiting */
 
 /** @type {Record<string, string>} */
 const STATUS = {waiting: 'waiting for players', playing: 'playing', over: 'over', broken: 'broken', closed: 'closed', expired: 'expired: nobody came'};
 
 /** @type {GameInfo[]} */
 let games = [];
+/** Each game's easy, medium and hard bots. @type {Record<string, Level[]>} */
+let levels = {};
 let filter = '';
+const FINISHED = ['over', 'closed', 'broken', 'expired'];
 
 /**
  * The element with this id (the page has it).
@@ -36,12 +43,38 @@ function game() {
 }
 
 /**
- * The bot a new seat gets: the game's own choice (a good one that answers at once).
+ * The bot a new seat gets: the game's medium one.
  * @param {GameInfo} g
  */
 function defaultBot(g) {
-  const names = Object.keys(g.bots);
-  return names.includes(g.opponent) ? g.opponent : names[names.length - 1];
+  const medium = (levels[g.name] || []).find((l) => l.level === 'medium');
+  return medium ? medium.bot : g.opponent;
+}
+
+/**
+ * A seat's choices: open, the game's easy, medium and hard bots, and the rest by name.
+ * @param {GameInfo} g
+ * @param {string} id
+ */
+function seatSelect(g, id) {
+  const chosen = levels[g.name] || [];
+  const strengths = chosen.map((l) => h('option', {value: l.bot, title: l.why}, `Bot: ${(LEVEL_TITLES[l.level] || l.level).toLowerCase()}`));
+  const others = Object.entries(g.bots).filter(([name]) => !chosen.some((l) => l.bot === name));
+  return h('select', {id, name: id},
+    h('option', {value: 'open'}, 'Open: invite a friend'), strengths,
+    others.length ? h('optgroup', {label: 'More bots, by algorithm'},
+      others.map(([name, doc]) => h('option', {value: name, title: doc}, `Bot: ${name}`))) : null);
+}
+
+/**
+ * What the seat's choice is, in a line under it.
+ * @param {GameInfo} g
+ * @param {string} value
+ */
+function seatDoc(g, value) {
+  if (value === 'open') return 'a friend takes this seat with its link, or anyone from the table list';
+  const level = (levels[g.name] || []).find((l) => l.bot === value);
+  return level ? levelText(level) : `${value}: ${g.bots[value]}`;
 }
 
 function drawGames() {
@@ -79,12 +112,10 @@ function drawSeats() {
   list.replaceChildren(h('li', {}, h('span', {class: 'seat-label'}, 'Seat 1'), h('strong', {}, 'You')));
   for (let i = 1; i < n; i++) {
     const id = `seat-${i}`;
-    const select = h('select', {id, name: id},
-      h('option', {value: 'open'}, 'Open: invite a friend'),
-      Object.entries(g.bots).map(([name, doc]) => h('option', {value: name, title: doc}, `Bot: ${name}`)));
+    const select = seatSelect(g, id);
     select.value = before[i - 1] && [...select.options].some((o) => o.value === before[i - 1]) ? before[i - 1] : defaultBot(g);
     const doc = h('small', {class: 'bot-doc'});
-    const explain = () => { doc.textContent = select.value === 'open' ? 'a friend takes this seat with its link' : g.bots[select.value]; };
+    const explain = () => { doc.textContent = seatDoc(g, select.value); };
     select.addEventListener('change', explain);
     explain();
     list.append(h('li', {}, h('label', {class: 'seat-label', for: id}, `Seat ${i + 1}`), select, doc));
@@ -189,62 +220,150 @@ async function create(event) {
   }
 }
 
-/** @param {SeatInfo} seat */
-function seatText(seat) {
-  if (seat.kind === 'bot') return `${seat.label || seat.bot} (${seat.bot} bot)`;
+/**
+ * A seat as the list shows it: a player's name, a bot's strength, an open seat.
+ * @param {string} game
+ * @param {SeatInfo} seat
+ */
+function seatText(game, seat) {
+  if (seat.kind === 'bot') {
+    const level = (levels[game] || []).find((l) => l.bot === seat.bot);
+    return `${seat.label} (${level ? `${level.level} bot` : `bot: ${seat.bot}`})`;
+  }
   if (seat.kind === 'open') return 'open seat';
   return seat.name + (seat.away ? ' (away)' : '');
+}
+
+/**
+ * One table of the list, with what you may do there: play at your seat, join an
+ * open seat, watch, or replay a finished match.
+ * @param {TableInfo} t
+ * @param {Waiting | undefined} waiting its Play now wait, if any
+ */
+function tableItem(t, waiting) {
+  const record = store.tableRecord(t.id);
+  const open = t.seats.filter((s) => s.kind === 'open').length;
+  const buttons = [];
+  if (record && record.token) {
+    buttons.push(h('a', {class: 'button primary', href: `/t/${t.id}#token=${encodeURIComponent(record.token)}`}, 'Play'));
+  } else if (open && (t.status === 'waiting' || t.status === 'playing')) {
+    buttons.push(h('button', {type: 'button', class: 'primary', onclick: (/** @type {Event} */ e) => joinTable(t, e)}, 'Join'));
+  }
+  buttons.push(h('a', {class: 'button', href: `/t/${t.id}#watch`}, 'Watch'));
+  // A finished match replays step by step (a table still playing shows no hidden card).
+  if (t.status === 'over') buttons.push(h('a', {class: 'button', href: `/t/${t.id}#replay=${t.match}&as=all`}, 'Replay'));
+  const status = STATUS[t.status] || t.status;
+  const seats = open && (t.status === 'waiting' || t.status === 'playing') ? `: ${plural(open, 'open seat')}` : '';
+  return h('li', {class: 'table-item', dataset: {table: t.id}},
+    h('div', {class: 't-head'}, h('span', {class: 't-title'}, t.title),
+      h('span', {class: 't-status'}, `${status}${seats}${t.match > 1 ? ` · game ${t.match}` : ''}`)),
+    h('div', {class: 't-seats'}, t.seats.map((seat) => seatText(t.game, seat)).join(' · ')),
+    waiting ? h('div', {class: 't-seats play-soon'}, waitingText(waiting)) : null,
+    t.outcome ? h('div', {class: 't-seats'}, t.outcome) : null,
+    h('div', {class: 't-buttons'}, buttons));
+}
+
+/**
+ * Join a table's first open seat under the name given above.
+ * @param {TableInfo} t
+ * @param {Event} event
+ */
+async function joinTable(t, event) {
+  const button = /** @type {HTMLButtonElement} */ (event.currentTarget);
+  button.disabled = true;
+  const name = inputEl('name').value.trim();
+  if (name) store.setPlayerName(name);
+  try {
+    await join(t.id, t.game, name);
+  } catch (e) {
+    toast(`You could not join: ${errorText(e)}`);
+    button.disabled = false;
+    drawTables();
+  }
 }
 
 async function drawTables() {
   const list = byId('tables');
   /** @type {TableInfo[]} */
   let tables;
+  /** @type {Waiting[]} */
+  let waiting;
   try {
-    tables = await api('/api/tables');
+    [tables, waiting] = await Promise.all([api('/api/tables'), api('/api/play-now')]);
   } catch (e) {
     list.replaceChildren(h('li', {}, `Could not load the tables: ${errorText(e)}`));
     return;
   }
   const mine = store.myTables();
+  const held = (/** @type {TableInfo} */ t) => Number(!!(mine[t.id] && mine[t.id].token));
   // Your own tables first, then the rest, newest first (as the server sends them).
-  tables.sort((a, b) => Number(!!(mine[b.id] && mine[b.id].token)) - Number(!!(mine[a.id] && mine[a.id].token)));
-  const shown = tables.filter((t) => (filter === 'mine' ? mine[t.id] && mine[t.id].token : !filter || t.status === filter));
-  if (!shown.length) {
-    list.replaceChildren(h('li', {class: 'note'}, filter ? 'No such tables right now.' : 'No tables yet: create one.'));
-    return;
+  tables.sort((a, b) => held(b) - held(a));
+  const finished = tables.filter((t) => FINISHED.includes(t.status));
+  const shown = tables.filter((t) => !FINISHED.includes(t.status)
+    && (filter === 'mine' ? held(t) : !filter || t.status === filter));
+  const byTable = new Map(waiting.map((w) => [w.table, w]));
+  list.replaceChildren(...(shown.length ? shown.map((t) => tableItem(t, byTable.get(t.id)))
+    : [h('li', {class: 'note'}, filter ? 'No such tables right now.' : 'No tables playing or waiting: press Play now, or create one.')]));
+  const box = byId('finished-box');
+  box.hidden = !finished.length;
+  const summary = box.querySelector('summary');
+  if (summary) summary.textContent = `Finished lately (${finished.length})`;
+  byId('finished').replaceChildren(...finished.map((t) => tableItem(t, undefined)));
+}
+
+/** The Play now form: its game and strength choices, and what each strength is. */
+function drawPlayNow() {
+  const game = selectEl('play-game');
+  const level = selectEl('play-level');
+  game.replaceChildren(...games.map((g) => h('option', {value: g.name}, g.title)));
+  const explain = () => {
+    const chosen = (levels[game.value] || []).find((l) => l.level === level.value);
+    byId('play-level-doc').textContent = chosen ? levelText(chosen) : '';
+  };
+  const strengths = () => {
+    const was = level.value || 'medium';
+    level.replaceChildren(...(levels[game.value] || []).map((l) => h('option', {value: l.level}, LEVEL_TITLES[l.level] || l.level)));
+    level.value = [...level.options].some((o) => o.value === was) ? was : 'medium';
+    explain();
+  };
+  game.onchange = strengths;
+  level.onchange = explain;
+  strengths();
+}
+
+/** @param {SubmitEvent} event */
+async function pressPlayNow(event) {
+  event.preventDefault();
+  const error = byId('play-error');
+  const button = /** @type {HTMLButtonElement} */ (byId('play-now-button'));
+  error.hidden = true;
+  button.disabled = true;
+  const name = inputEl('name').value.trim();
+  if (name) store.setPlayerName(name);
+  const game = selectEl('play-game').value;
+  try {
+    await playNow(game, selectEl('play-level').value, name, byId('play-wait'));
+  } catch (e) {
+    error.textContent = `Play now did not work: ${errorText(e)}`;
+    error.hidden = false;
+    button.disabled = false;
   }
-  list.replaceChildren(...shown.map((t) => {
-    const record = mine[t.id];
-    const open = t.seats.filter((s) => s.kind === 'open').length;
-    const buttons = [];
-    if (record && record.token) {
-      buttons.push(h('a', {class: 'button primary', href: `/t/${t.id}#token=${encodeURIComponent(record.token)}`}, 'Play'));
-    }
-    buttons.push(h('a', {class: 'button', href: `/t/${t.id}#watch`}, 'Watch'));
-    // A finished match replays step by step (a table still playing shows no hidden card).
-    if (t.status === 'over') buttons.push(h('a', {class: 'button', href: `/t/${t.id}#replay=${t.match}&as=all`}, 'Replay'));
-    const status = STATUS[t.status] || t.status;
-    return h('li', {class: 'table-item', dataset: {table: t.id}},
-      h('div', {class: 't-head'}, h('span', {class: 't-title'}, t.title),
-        h('span', {class: 't-status'}, `${status}${open && t.status === 'waiting' ? `: ${plural(open, 'open seat')}` : ''}${t.match > 1 ? ` · game ${t.match}` : ''}`)),
-      h('div', {class: 't-seats'}, t.seats.map(seatText).join(' · ')),
-      t.outcome ? h('div', {class: 't-seats'}, t.outcome) : null,
-      h('div', {class: 't-buttons'}, buttons));
-  }));
 }
 
 async function start() {
   inputEl('name').value = store.playerName();
   try {
-    games = await api('/api/games');
+    [games, levels] = await Promise.all([api('/api/games'), api('/api/levels')]);
   } catch (e) {
     toast(`Could not load the games: ${errorText(e)}`);
     return;
   }
   drawGames();
   drawForm();
+  drawPlayNow();
   byId('create').addEventListener('submit', create);
+  byId('play-now').addEventListener('submit', pressPlayNow);
+  drawMine(byId('mine-panel'), byId('my-tables')).catch((e) => toast(`Could not load your tables: ${errorText(e)}`));
   for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('[data-filter]'))) {
     button.addEventListener('click', () => {
       filter = button.dataset.filter || '';
