@@ -21,6 +21,7 @@ from playwright.sync_api import (
     expect,
 )
 
+from tests.browser.bigscreen import check_every_page, hold, turn_to
 from tests.browser.conftest import ServerThread
 from tests.browser.helpers import EventByApi, assert_accessible, new_context, screenshot
 from tests.waiting import patience
@@ -70,6 +71,8 @@ class Browsers:
         self.browser = browser
         self.contexts: list[BrowserContext] = []
         self.problems: list[str] = []
+        self.offline = False
+        """A test that cuts the network: the requests it fails are no fault of the page's."""
 
     def open(self, url: str, viewport: ViewportSize = DESKTOP) -> Page:
         context = new_context(self.browser, viewport=viewport)
@@ -80,9 +83,8 @@ class Browsers:
             # A refusal (403, 409) is an answer the page shows in words, not a fault;
             # Chromium still logs the status.
             text = message.text
-            if message.type == "error" and not (
-                "Failed to load resource" in text and ("409" in text or "403" in text)
-            ):
+            answered = "409" in text or "403" in text or (self.offline and "net::ERR_" in text)
+            if message.type == "error" and not ("Failed to load resource" in text and answered):
                 self.problems.append(f"console: {text}")
 
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
@@ -281,8 +283,12 @@ def test_a_pits_evening_through_the_pages(
         rank = f"{'=' if line['tied'] else ''}{line['rank']}"
         expect(row.locator("td.rank")).to_have_text(rank)
         expect(row).to_contain_text(f"{line['percentage']:.1f}%")
-        if not line["eligible"]:
-            expect(row).to_contain_text(f"{line['full_games']}/4 full")
+        # Not yet in the running: grey (the screen's legend says so).
+        grey = expect(row.locator("td.pct"))
+        if line["eligible"]:
+            grey.not_to_have_class(re.compile("muted"))
+        else:
+            grey.to_have_class(re.compile("muted"))
     assert any(line["tied"] for line in view["standings"]["points"])
     expect(big.locator("table[data-table=points] td.rank", has_text="=")).not_to_have_count(0)
     pct = big.locator("table[data-table=percentage] tbody tr")
@@ -290,12 +296,29 @@ def test_a_pits_evening_through_the_pages(
     for i, line in enumerate(view["standings"]["percentage"]):
         expect(pct.nth(i)).to_contain_text(line["player"])
         expect(pct.nth(i)).to_contain_text(f"{line['percentage']:.1f}%")
-    expect(big.locator(".screen-games")).to_contain_text("Table A hand 4")
-    # It keeps itself up to date: a hand entered elsewhere shows within seconds.
+    expect(big.locator(".screen-legend")).to_contain_text("Grey percentages")
+    # The tables being played are the next page (held there: the pages turn by themselves).
+    hold(big)
+    turn_to(big, "Tables now")
+    expect(big.locator(".screen-card[data-game='5']")).to_contain_text("Table A · hand 4")
+    # It keeps itself up to date: a hand entered elsewhere shows within two seconds,
+    # brought by the stream of the event's news (one fetch for it, no polling).
+    fetched: list[str] = []
+    big.on(
+        "request",
+        lambda r: fetched.append(r.url) if r.url.endswith(f"/api/events/{ev.id}") else None,
+    )
     seq = int(big.get_attribute("body", "data-seq") or 0)
     ev.hands(5, last, 4, "Ann")
-    expect(big.locator(".screen-games")).to_contain_text("Table A hand 5", timeout=patience(10_000))
+    expect(big.locator(".screen-card[data-game='5']")).to_contain_text(
+        "Table A · hand 5", timeout=patience(2_000)
+    )
     assert int(big.get_attribute("body", "data-seq") or 0) == seq + 1
+    assert len(fetched) == 1, fetched
+    expect(big.locator(".screen-fresh")).to_have_text("Live")
+    turn_to(big, "Standings")
+    big.keyboard.press(" ")  # turning again: ten seconds on this page
+    expect(big.locator(".screen-pager .held")).to_have_count(0)
     screenshot(big, "event-screen")
 
     # The public view: standings and tables, read-only, and no link anywhere.
@@ -339,7 +362,12 @@ def test_a_pits_evening_through_the_pages(
     for name, url in [("desk", ev.manager_url), ("player", ev.urls["Ann"])]:
         phone = browsers.open(url, PHONE)
         screenshot(phone, f"event-{name}-phone")
-    screenshot(browsers.open(f"{ev.base}/e/{ev.id}/screen", PHONE), "event-screen-phone")
+    # The big screen on a phone: a prize table at a time, nothing over anything else.
+    small = browsers.open(f"{ev.base}/e/{ev.id}/screen", PHONE)
+    seen = check_every_page(small)
+    assert [shown["part"] for shown in seen][:2] == ["Most points", "Best percentage"]
+    small.keyboard.press(" ")
+    screenshot(small, "event-screen-phone")
 
 
 def test_a_pits_game_online_from_the_desk_to_the_seat_and_back(

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.bigscreen import check_every_page
 from tests.browser.conftest import ServerThread
 from tests.browser.helpers import EventByApi, assert_accessible, screenshot
 from tests.browser.test_events import DESKTOP, PHONE, Browsers, click, reload
@@ -316,9 +317,16 @@ def test_a_pitch_tournament_through_the_pages(
     assert controls(big, "main") == 0
     expect(big.locator(".screen-champion .champion-name")).to_have_text("Hal")
     expect(big.locator(".pitch-standings tr[data-player='Hal']")).to_contain_text("champion")
-    expect(big.locator(".pitch-screen .earlier")).to_contain_text("Go-Round 1: Ann and Hal went on")
+    expect(big.locator(".pitch-screen .screen-legend")).to_contain_text(
+        "Go-Round 1: Ann and Hal went on"
+    )
+    check_every_page(big)
+    big.keyboard.press(" ")  # held by the check: turning again
     screenshot(big, "event-pitch-screen")
-    screenshot(browsers.open(f"{ev.base}/e/{ev.id}/screen", PHONE), "event-pitch-screen-phone")
+    small = browsers.open(f"{ev.base}/e/{ev.id}/screen", PHONE)
+    check_every_page(small)
+    small.keyboard.press(" ")
+    screenshot(small, "event-pitch-screen-phone")
     hal = browsers.open(ev.urls["Hal"], PHONE)
     expect(hal.locator(".ev-seat .big-line")).to_contain_text("You are the champion!")
     reload(ann)
@@ -385,3 +393,58 @@ def test_a_pitch_table_online_from_the_desk_and_the_players_page(
     click(player, "take-seat")
     player.wait_for_url(re.compile(f"/t/{table_id}#token="))
     expect(player.locator("body")).to_contain_text(first)
+
+
+def test_a_dealer_and_a_judge_offline_enter_once_when_the_network_is_back(
+    browsers: Browsers, server: ServerThread
+) -> None:
+    # Bad Wi-Fi (issue 35): the dealer records the hand with no network, and the
+    # judge initials it with none; each waits on the phone and lands once when back.
+    ev = Tournament(server)
+    for name in EIGHT[:4]:
+        ev.tokens[name] = ev.enter(ev.manager, "add_player", name=name)["link"]["token"]
+    judge = ev.enter(ev.manager, "add_judge", name="Jo Dee", initials="JD")
+    ev.tokens["Jo Dee"] = judge["link"]["token"]
+    ev.enter(ev.manager, "seat_round", by="standing", judges=["Jo Dee"])
+    ev.enter(ev.tokens["Jo Dee"], "cut", round=1, table=1, dealer="Ann")
+    ann = browsers.open(f"{server.base}/e/{ev.id}#token={ev.tokens['Ann']}", PHONE)
+    jo = browsers.open(f"{server.base}/e/{ev.id}#token={ev.tokens['Jo Dee']}", PHONE)
+    browsers.offline = True
+
+    ann.context.set_offline(True)
+    for field, value in [
+        ("bid", "2"), ("pitcher", "Ann"), ("trump", "S"), ("high", "Ann"),
+        ("low", "Ann"), ("jack", "none"), ("game", "Bob"),
+    ]:  # fmt: skip
+        ann.select_option(f"#r1t1-pad-{field}", value)
+    click(ann, "record-hand")
+    waiting = ann.locator("#outbox .outbox li")
+    expect(waiting).to_have_count(1)
+    expect(waiting.first).to_contain_text("Line 1 of table 1 of Go-Round 1")
+    # The pad form gives way to the line waiting: the next line is the next dealer's.
+    expect(ann.locator("[data-form=pad-waiting]")).to_contain_text(
+        "Line 1 is recorded on this phone"
+    )
+    assert ev.table(1, 1)["lines"] == []
+    ann.context.set_offline(False)
+    expect(waiting).to_have_count(0)
+    expect(ann.locator(".pad-table tr[data-line='1']")).to_contain_text("to initial")
+
+    # The judge's page hears of the line by itself (the stream of news), within seconds.
+    item = jo.locator(".ev-todo .todo-item[data-line='1']")
+    expect(item.locator("button[data-action=confirm]")).to_have_text("Initial line 1 · JD")
+    jo.context.set_offline(True)
+    click(jo, "confirm", ".ev-todo")
+    expect(item.locator("button[data-action=confirm]")).to_have_text(
+        "Line 1: initialled, waiting to send"
+    )
+    expect(item.locator("button[data-action=confirm]")).to_be_disabled()
+    assert ev.table(1, 1)["lines"][0]["status"] == "pending"
+    jo.context.set_offline(False)
+    expect(jo.locator("#outbox .outbox")).to_have_count(0)
+    expect(jo.locator("[data-where='r1t1:confirm']")).to_contain_text("Line 1 is initialled JD")
+    line = ev.table(1, 1)["lines"][0]
+    assert (line["status"], line["initials"]) == ("confirmed", "JD")
+    log = ev.http.get(f"/api/events/{ev.id}").json()["log"]
+    assert [e["type"] for e in log].count("hand") == 1
+    assert [e["type"] for e in log].count("confirm") == 1

@@ -9,12 +9,19 @@ corrects (or voids), and the replay uses it in that entry's place.
 
 Every entry records who made it: the role and name of the link it came
 through, and the time. What a role may do is the kind's to decide (`Kind.check`).
+An entry sent from a page carries its **idempotency key** (`Sent`), a random id the
+page made for it: sent again with the same key (a reply lost on bad Wi-Fi, a queue
+sent again after the network came back), it is answered as the entry it made
+(`Tournament.landed`), never made twice.
 This module does no I/O: the server stores the entries (`pitkit.server`);
 `Tournament` holds a log in memory and makes its entries (`tournament.py`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -22,17 +29,20 @@ from typing import Any, Protocol
 
 __all__ = [
     "DIFFERS",
+    "KEY_SHAPE",
     "NAME_CHARS",
     "NEW_LINK",
     "OPEN_TABLE",
     "PUBLIC_ACTOR",
     "ROLES",
+    "SENT_FIELD",
     "Actor",
     "Entry",
     "ForbiddenError",
     "Kind",
     "Online",
     "RefusedError",
+    "Sent",
     "by_its_table",
     "check_printable",
     "control_character",
@@ -83,11 +93,54 @@ class Actor:
 
 PUBLIC_ACTOR = Actor("public")
 
+KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{8,64}")
+"""An idempotency key: 8 to 64 letters, digits, `-` and `_` (a page makes 22 from 128
+random bits)."""
+
+SENT_FIELD = "idempotency"
+"""The field of an entry's data, as stored, that keeps its `Sent`: a name no entry
+may give itself (`Tournament.enter` refuses it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """How an entry was sent: its idempotency key, and a digest of what was sent under
+    it (who, the type, the data as given, what it corrects), to tell a retry of the
+    same entry (answered as that entry) from other content under the same key (refused)."""
+
+    key: str
+    digest: str
+
+    @staticmethod
+    def of(
+        key: str, actor: Actor, type: str, data: Mapping[str, Any], corrects: int | None
+    ) -> Sent:
+        """What is kept of an entry sent under `key`."""
+        content = [actor.role, actor.name, type, data, corrects]
+        text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
+        return Sent(key, hashlib.sha256(text.encode()).hexdigest()[:32])
+
+    def to_json(self) -> dict[str, str]:
+        """As stored (under `SENT_FIELD`)."""
+        return {"key": self.key, "digest": self.digest}
+
+    @staticmethod
+    def from_json(value: Any) -> Sent | None:
+        """What `to_json` made, or None for anything else."""
+        if (
+            isinstance(value, Mapping)
+            and set(value) == {"key", "digest"}
+            and all(isinstance(v, str) for v in value.values())
+        ):
+            return Sent(value["key"], value["digest"])
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One entry of a tournament's log: what was entered, by whom, when; `corrects`
-    names an earlier entry this one replaces (type "void": strikes it)."""
+    names an earlier entry this one replaces (type "void": strikes it); `sent`: its
+    idempotency key, when its page gave one (the server's own entries have none)."""
 
     seq: int
     at: float
@@ -96,6 +149,7 @@ class Entry:
     type: str
     data: Mapping[str, Any]
     corrects: int | None = None
+    sent: Sent | None = None
 
     @property
     def actor(self) -> Actor:

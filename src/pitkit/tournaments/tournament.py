@@ -7,6 +7,10 @@ replayed only when the past changes (a correction, a void), to restore the
 state after an entry that failed half-way (`Kind.apply` may have half-changed
 it) or that the store did not take, and once when a tournament is loaded.
 
+An entry sent with an idempotency key is made once: sent again (the reply was
+lost), it is answered as the entry it made (`landed`); other content under a key
+already used is refused, naming the entry that has it.
+
 Nothing here does I/O or reads the clock: the caller gives each entry its time.
 """
 
@@ -17,11 +21,13 @@ from typing import Any
 
 from pitkit.tournaments.log import (
     NEW_LINK,
+    SENT_FIELD,
     Actor,
     Entry,
     ForbiddenError,
     Kind,
     RefusedError,
+    Sent,
     check_printable,
     replay,
 )
@@ -40,6 +46,8 @@ class Tournament:
         self.options = dict(options)
         self.entries = list(entries)
         self.state: Any = replay(kind, self.options, self.entries)
+        self.keys: dict[str, Entry] = {e.sent.key: e for e in self.entries if e.sent}
+        """Each entry sent with an idempotency key, by its key."""
 
     @property
     def last(self) -> int:
@@ -57,30 +65,40 @@ class Tournament:
         at: float,
         corrects: int | None = None,
         decided: Mapping[str, Any] | None = None,
+        key: str | None = None,
     ) -> Entry:
         """Make an entry by `actor` at time `at`: check it, apply it to the state,
         add it to the log, and return it as it is to be stored. `corrects` names an
         earlier entry it replaces (type "void": strikes it). `decided`: what the
         server decided (a table's id), added to the data beside what the kind
-        decides (`Kind.decide`). RefusedError or ForbiddenError: nothing changed.
+        decides (`Kind.decide`). `key`: its idempotency key (the caller asked
+        `landed` first). RefusedError or ForbiddenError: nothing changed.
         What a person gives must be printable (`check_printable`); an online table
         enters names from the roster, as they were taken."""
         if actor.role == "public":
             raise ForbiddenError("the public view cannot make entries")
         if actor.role != "table":
             check_printable(data)
+        if SENT_FIELD in data:
+            raise RefusedError(
+                f"{SENT_FIELD!r} is the server's own field: send an entry's key as the "
+                "Idempotency-Key header"
+            )
+        sent = None if key is None else Sent.of(key, actor, type, data, corrects)
         seq = self.last + 1
         if type == NEW_LINK:
             self._check_new_link(actor, data, corrects)
-            entry = Entry(seq, at, actor.role, actor.name, type, {**data, **(decided or {})})
-            self.entries.append(entry)
+            made = {**data, **(decided or {})}
+            entry = Entry(seq, at, actor.role, actor.name, type, made, sent=sent)
+            self._add(entry)
             return entry
         if corrects is None:
             self.kind.check(self.state, actor, type, data, False)
             decided = {**self.kind.decide(self.state, type, data), **(decided or {})}
         else:
             self._check_correction(actor, type, data, corrects)
-        entry = Entry(seq, at, actor.role, actor.name, type, {**data, **(decided or {})}, corrects)
+        made = {**data, **(decided or {})}
+        entry = Entry(seq, at, actor.role, actor.name, type, made, corrects, sent)
         try:
             if corrects is None:
                 self._apply(entry)
@@ -90,8 +108,31 @@ class Tournament:
             raise RefusedError(
                 f"this {type.replace('_', ' ')} entry is incomplete: {exc}"
             ) from None
-        self.entries.append(entry)
+        self._add(entry)
         return entry
+
+    def landed(
+        self,
+        actor: Actor,
+        key: str,
+        type: str,
+        data: Mapping[str, Any],
+        corrects: int | None = None,
+    ) -> Entry | None:
+        """The entry made already under the idempotency key `key`, if this is that
+        entry sent again (the same author, type, data and correction); None if no
+        entry has the key. RefusedError if one has it with other content: a key
+        names one entry, once."""
+        made = self.keys.get(key)
+        if made is None or made.sent is None:
+            return None
+        if made.sent != Sent.of(key, actor, type, data, corrects):
+            raise RefusedError(
+                f"the key {key!r} was sent with entry #{made.seq} ({made.type.replace('_', ' ')}"
+                f" by {made.actor.label}), with other content: a key names one entry only; "
+                "send this one with a new key"
+            )
+        return made
 
     def take_back(self, entry: Entry) -> None:
         """Take back the last entry made (the store did not take it): the state is
@@ -99,6 +140,8 @@ class Tournament:
         if not self.entries or self.entries[-1] != entry:
             raise ValueError(f"entry #{entry.seq} is not the last one made")
         self.entries.pop()
+        if entry.sent is not None:
+            self.keys.pop(entry.sent.key, None)
         self.state = replay(self.kind, self.options, self.entries)
 
     def catch_up(self, entries: Iterable[Entry]) -> None:
@@ -108,13 +151,19 @@ class Tournament:
         for entry in entries:
             if entry.seq != self.last + 1:
                 raise ValueError(f"entry #{entry.seq} does not follow #{self.last}")
-            self.entries.append(entry)
+            self._add(entry)
             if entry.corrects is not None:
                 past_changed = True
             elif entry.type != NEW_LINK and not past_changed:
                 self._apply(entry)
         if past_changed:
             self.state = replay(self.kind, self.options, self.entries)
+
+    def _add(self, entry: Entry) -> None:
+        """Add an entry to the log (its key to the keys), the state apart."""
+        self.entries.append(entry)
+        if entry.sent is not None:
+            self.keys[entry.sent.key] = entry
 
     def _apply(self, entry: Entry) -> None:
         """Apply one new entry to the state; if it fails, the state is restored by

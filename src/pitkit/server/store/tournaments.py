@@ -5,6 +5,12 @@ The rules of a tournament are `pitkit.tournaments`'; this module only reads and
 writes its log and its links. An entry is one job: the link it comes through is
 checked, the entry appended if it is still the next one, and the link it makes
 stored, in one transaction (`append`).
+
+An entry's idempotency key (`pitkit.tournaments.log.Sent`) is kept in its data, as
+stored, under `SENT_FIELD`, and read back out of it: no column, no index. The key
+is looked up in the log held in memory; the store's check that an entry is still
+the next one is what keeps two workers from making one key's entry twice (the
+second catches up, and finds the key).
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from typing import Any
 from sqlalchemy import Connection, func, insert, select, update
 
 from pitkit.server.store.storage import event_entries_t, event_links_t, events_t
-from pitkit.tournaments.log import Entry
+from pitkit.tournaments.log import SENT_FIELD, Entry, Sent
 
 __all__ = [
     "Appended",
@@ -175,8 +181,24 @@ def entries_after(conn: Connection, tournament_id: str, since: int) -> list[Entr
         .order_by(event_entries_t.c.seq)
     )
     return [
-        Entry(r.seq, r.at, r.role, r.author, r.type, json.loads(r.data), r.corrects) for r in rows
+        _entry(r.seq, r.at, r.role, r.author, r.type, json.loads(r.data), r.corrects) for r in rows
     ]
+
+
+def _entry(
+    seq: int,
+    at: float,
+    role: str,
+    author: str | None,
+    type: str,
+    data: dict[str, Any],
+    corrects: int | None,
+) -> Entry:
+    """An entry as stored: its idempotency key taken out of its data (`_row`)."""
+    sent = Sent.from_json(data.get(SENT_FIELD))
+    if sent is not None:
+        del data[SENT_FIELD]
+    return Entry(seq, at, role, author, type, data, corrects, sent)
 
 
 def revoke_links(tournament_id: str, role: str, name: str) -> Callable[[Connection], None]:
@@ -217,6 +239,8 @@ def _row(entry: Entry) -> dict[str, Any]:
         "role": entry.role,
         "author": entry.author,
         "type": entry.type,
-        "data": json.dumps(entry.data),
+        "data": json.dumps(
+            entry.data if entry.sent is None else {**entry.data, SENT_FIELD: entry.sent.to_json()}
+        ),
         "corrects": entry.corrects,
     }

@@ -44,24 +44,35 @@ class OnlineTables:
         self._again: set[str] = set()
 
     async def open(
-        self, running: Running, token: str | None, data: Mapping[str, Any]
-    ) -> tuple[Made, Table, str]:
+        self,
+        running: Running,
+        token: str | None,
+        data: Mapping[str, Any],
+        key: str | None = None,
+    ) -> tuple[Made, Table | None, str | None]:
         """Open a table for the game `data` names, for the holder of the link `token`;
-        returns the entry made, the table and its host token. RefusedError or
-        ForbiddenError: no table stays open."""
+        returns the entry made, the table and its host token. `key`: the entry's
+        idempotency key: sent again, the entry is answered as made, and no other table
+        opens (nor is its host token, shown once, shown again: table and token None).
+        RefusedError or ForbiddenError: no table stays open."""
         actor = await self.tournaments.read(running, token)  # checked on the log as stored
         if actor.role != "manager":
             raise ForbiddenError("only the tournament manager may open a table")
         if "table_id" in data:
             raise RefusedError("the server opens the table and writes its id into the entry")
         async with running.lock:
+            landed = (
+                None if key is None else running.tournament.landed(actor, key, OPEN_TABLE, data)
+            )
+            if landed is not None:
+                return Made(landed, actor, replayed=True), None, None
             running.kind.check(running.tournament.state, actor, OPEN_TABLE, data, False)
             online = running.kind.online(running.tournament.state, data)
         players = len(online.players)
         try:
             # The one table setting the manager chooses: how long bots (standing in
             # for players away, or put in a seat by the host) wait before they act.
-            chosen = {key: data[key] for key in ("bot_delay",) if key in data}
+            chosen = {name: data[name] for name in ("bot_delay",) if name in data}
             settings = replace(TableSettings.from_json(chosen), listed=False, event=running.id)
         except ValueError as exc:
             raise RefusedError(str(exc)) from None
@@ -73,11 +84,14 @@ class OnlineTables:
             raise RefusedError(str(exc)) from None
         try:
             made = await self.tournaments.enter(
-                running, token, OPEN_TABLE, data, decided={"table_id": table.id}
+                running, token, OPEN_TABLE, data, decided={"table_id": table.id}, key=key
             )
         except BaseException:
             await table.shut("the event did not take this table")
             raise
+        if made.replayed:  # the same entry, made meanwhile at another worker
+            await table.shut("the event took another table for this game")
+            return made, None, None
         return made, table, host
 
     async def seat(self, table: Table, token: str | None) -> tuple[int, str]:

@@ -18,14 +18,22 @@ Several workers may serve one tournament: when another stored an entry first,
 the answer brings the entries it missed, and the entry is tried again on them.
 Each worker remembers the links it has seen, so that an entry needs no job to
 say who makes it; the store still checks the link at every entry.
+
+An entry sent with an idempotency key (a page's, `Sent`) is looked up by its key
+before each try: sent again, it is answered as the entry it made (`Made.replayed`),
+at whichever worker; a key's entry is never stored twice, as the store takes one
+entry of each number, and the worker that loses catches up and finds the key.
+Pages that follow a tournament live wait on its bell (`news.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import secrets
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +41,7 @@ from pitkit.server.ops.tokens import hash_token, new_token
 from pitkit.server.store import tournaments as rows
 from pitkit.server.store.storage import Store
 from pitkit.server.tournaments import codes
+from pitkit.server.tournaments.news import NEWS_CHECK_SECONDS, Bell
 from pitkit.server.tournaments.shown import Page, Shown
 from pitkit.tournaments.log import (
     NEW_LINK,
@@ -47,6 +56,8 @@ from pitkit.tournaments.log import (
 from pitkit.tournaments.tournament import Tournament
 
 __all__ = ["Made", "NewLink", "NotALinkError", "Running", "Slip", "Tournaments"]
+
+log = logging.getLogger("pitkit.server")
 
 ATTEMPTS = 5
 """How many times an entry is tried while other workers store entries first."""
@@ -83,6 +94,15 @@ class Running:
     """Its pages as of its last entry, kept for the next readers."""
     codes: dict[str, str] = field(default_factory=dict)
     """The stored hash of each code this worker has hashed, by the code (slow to make)."""
+    bell: Bell = field(default_factory=Bell)
+    """Rung at each entry stored: the streams of the pages that follow it wait on it."""
+    listeners: int = 0
+    """Streams of this tournament open at this worker."""
+    watch: asyncio.Task[None] | None = None
+    """The look at the store, a second, for other workers' entries while streams are open."""
+
+    def __post_init__(self) -> None:
+        self.bell.ring(self.tournament.last)
 
     @property
     def kind(self) -> Kind:
@@ -93,6 +113,7 @@ class Running:
         """Add entries stored by another worker, and forget the links they ended."""
         self.tournament.catch_up(entries)
         self.forget_ended_links(entries)
+        self.bell.ring(self.tournament.last)
 
     def forget_ended_links(self, entries: Iterable[Entry]) -> None:
         """Forget the links that new-link entries ended."""
@@ -126,11 +147,14 @@ class Slip:
 
 @dataclass(frozen=True, slots=True)
 class Made:
-    """An entry as stored, who made it, and the link it made, if any."""
+    """An entry as stored, who made it, and the link it made, if any; `replayed`: it
+    was made before, and sent again with its idempotency key (nothing new was made,
+    and the link it made, shown once, is not shown again)."""
 
     entry: Entry
     actor: Actor
     link: NewLink | None = None
+    replayed: bool = False
 
 
 class Tournaments:
@@ -203,11 +227,13 @@ class Tournaments:
         data: Mapping[str, Any],
         corrects: int | None = None,
         decided: Mapping[str, Any] | None = None,
+        key: str | None = None,
     ) -> Made:
         """Make an entry through the link `token`; returns it, who made it, and the
         link it made (adding a player or a judge), if any. `decided`: what the server
-        decided (a table's id), added to the data once it is checked. RefusedError or
-        ForbiddenError: nothing changed."""
+        decided (a table's id), added to the data once it is checked. `key`: its
+        idempotency key: an entry made already under it is answered as it was made
+        (`Made.replayed`). RefusedError or ForbiddenError: nothing changed."""
         digest = await self._digest(running, token)
         async with running.lock:
             actor = running.links.get(digest) if digest is not None else PUBLIC_ACTOR
@@ -217,11 +243,8 @@ class Tournaments:
             if token is not None and (type == NEW_LINK or type in running.kind.links):
                 # The link's secret is a code made from the manager's (`_new_link`).
                 decided = {**(decided or {}), codes.SLIP: True}
-            key = _Key(token, digest)
-            entry, link = await self._append(
-                running, actor, key, fresh, type, data, corrects, decided
-            )
-            return Made(entry, actor, link)
+            via = _Via(token, digest, key)
+            return await self._append(running, actor, via, fresh, type, data, corrects, decided)
 
     async def enter_as(
         self, running: Running, actor: Actor, type: str, data: Mapping[str, Any]
@@ -229,10 +252,34 @@ class Tournaments:
         """Make an entry as the server's own `actor` (an online table), through no
         link. RefusedError or ForbiddenError: nothing changed."""
         async with running.lock:
-            entry, _link = await self._append(
-                running, actor, _Key(None, None), False, type, data, None, None
+            made = await self._append(
+                running, actor, _Via(None, None, None), False, type, data, None, None
             )
-            return entry
+            return made.entry
+
+    @contextlib.asynccontextmanager
+    async def listening(self, running: Running) -> AsyncIterator[Bell]:
+        """The tournament's bell, for a stream that follows it while the context lasts.
+        While any stream of it is open here, the store is looked at once a second for
+        the entries other workers store (they ring the bell too)."""
+        running.listeners += 1
+        if running.watch is None or running.watch.done():
+            running.watch = asyncio.create_task(self._watch(running))
+        try:
+            yield running.bell
+        finally:
+            running.listeners -= 1
+
+    async def _watch(self, running: Running) -> None:
+        """Catch up with the store once a second while streams of `running` are open."""
+        while running.listeners > 0:
+            await asyncio.sleep(NEWS_CHECK_SECONDS)
+            if running.listeners <= 0:
+                return
+            try:
+                await self.read(running, None)
+            except Exception as exc:  # the store is down: the streams wait for it
+                log.warning("event %s: could not look for new entries: %s", running.id, exc)
 
     async def slips(self, running: Running, token: str | None) -> list[Slip]:
         """Every live player's and judge's link, for the manager (whose link `token`
@@ -314,19 +361,24 @@ class Tournaments:
         self,
         running: Running,
         actor: Actor,
-        key: _Key,
+        via: _Via,
         fresh: bool,
         type: str,
         data: Mapping[str, Any],
         corrects: int | None,
         decided: Mapping[str, Any] | None,
-    ) -> tuple[Entry, NewLink | None]:
+    ) -> Made:
         """Make the entry in memory and store it (with the link it makes), trying again
         on the entries other workers stored first; the caller holds the lock. `fresh`:
         the tournament was just caught up with the store (a refusal then stands
-        without asking the store again)."""
+        without asking the store again). An entry its key shows made already is
+        answered as made, at any try."""
         tournament = running.tournament
         for _attempt in range(ATTEMPTS):
+            if via.key is not None and actor.role != "public":
+                made = tournament.landed(actor, via.key, type, data, corrects)
+                if made is not None:
+                    return Made(made, actor, replayed=True)
             if tournament.last >= self.entries:
                 raise RefusedError(
                     f"this event has {tournament.last:,} entries, the most an event may "
@@ -334,7 +386,13 @@ class Tournaments:
                 )
             try:
                 entry = tournament.enter(
-                    actor, type, data, at=time.time(), corrects=corrects, decided=decided
+                    actor,
+                    type,
+                    data,
+                    at=time.time(),
+                    corrects=corrects,
+                    decided=decided,
+                    key=via.key,
                 )
             except (RefusedError, ForbiddenError):
                 if fresh:
@@ -343,15 +401,16 @@ class Tournaments:
                 await self._catch_up(running, None)
                 fresh = True
                 continue
-            link = await _new_link(running, entry, key.token)
-            appended = await self._store(running, entry, key.digest, link)
+            link = await _new_link(running, entry, via.token)
+            appended = await self._store(running, entry, via.digest, link)
             if appended.stored:
                 running.forget_ended_links([entry])
+                running.bell.ring(entry.seq)
                 if link is not None:
                     running.links[link.digest] = Actor(link.role, link.name)
-                return entry, link
+                return Made(entry, actor, link)
             if not appended.link_live:
-                running.links.pop(key.digest or "", None)
+                running.links.pop(via.digest or "", None)
                 raise NotALinkError
             running.catch_up(appended.newer)
             fresh = True
@@ -376,12 +435,13 @@ class Tournaments:
 
 
 @dataclass(frozen=True, slots=True)
-class _Key:
-    """The link an entry comes through: its token and what the store keeps of it
-    (both None for the server's own entries)."""
+class _Via:
+    """How an entry comes: the link's token and what the store keeps of it (both
+    None for the server's own entries), and the entry's idempotency key, if sent."""
 
     token: str | None
     digest: str | None
+    key: str | None
 
 
 async def _new_link(running: Running, entry: Entry, by: str | None) -> NewLink | None:

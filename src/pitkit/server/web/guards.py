@@ -477,6 +477,10 @@ def raise_open_files_limit() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
+SHUTDOWN_SECONDS = 3
+"""How long a stopping server waits for requests under way (sockets are closed at once)."""
+
+
 def server_config(
     app: FastAPI, limits: Limits, *, port: int, log_level: str, log_format: str = "text"
 ) -> GuardedConfig:
@@ -503,6 +507,9 @@ def server_config(
         forwarded_allow_ips=list(site.trusted_proxies),
         # An idle keep-alive socket is closed after this long (uvicorn's default, said here).
         timeout_keep_alive=5,
+        # At a stop, requests under way get this long to finish: an event's news stream
+        # (docs/tournaments.md) is open for 25 s and the page reopens it elsewhere.
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
         # limit_concurrency is left off: it answers 503 to HTTP requests past it but
         # keeps every socket open, so it bounds work rather than sockets, and would
         # refuse the lobby while many players merely sit at tables. The deadlines and

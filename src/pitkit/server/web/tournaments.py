@@ -7,15 +7,23 @@ token stays in the page (a fragment is never sent to the server). A player's or 
 judge's token is the code on their slip (`pitkit.server.tournaments.codes`), which
 they may type on ``/e/<id>/code`` instead; wrong tokens and codes are limited per
 address (`FailedTries`), and refused in words that name nobody.
+
+An entry may carry an ``Idempotency-Key`` header (a random id its page made):
+sent again under it, it is answered 200 as the entry it made, and other content
+under the same key is refused (409), naming the entry that has it. The pages that
+follow an event live keep a stream of its news open (``/api/events/<id>/stream``,
+server-sent events): a few per address at once (`Limits.event_streams_per_address`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,8 +31,9 @@ from typing import Annotated, Any
 import segno
 from fastapi import APIRouter, Header, HTTPException, Request
 from fastapi import Path as InPath
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
+from starlette.types import Receive, Scope, Send
 
 from pitkit.server.tournaments import codes
 from pitkit.server.tournaments.online import OnlineTables
@@ -33,9 +42,16 @@ from pitkit.server.tournaments.shown import Page
 from pitkit.server.web.bodies import Body, bearer
 from pitkit.server.web.guards import Site
 from pitkit.server.web.limits import Buckets, FailedTries
-from pitkit.tournaments.log import OPEN_TABLE, Actor, ForbiddenError, RefusedError
+from pitkit.server.web.services import Wired
+from pitkit.tournaments.log import KEY_SHAPE, OPEN_TABLE, Actor, ForbiddenError, RefusedError
 
-__all__ = ["FAILED_TRIES_BURST", "FAILED_TRIES_RATE", "tournament_routes"]
+__all__ = [
+    "FAILED_TRIES_BURST",
+    "FAILED_TRIES_RATE",
+    "PING_SECONDS",
+    "STREAM_SECONDS",
+    "tournament_routes",
+]
 
 STATIC = Path(__file__).parent.parent / "static"
 PAGES = ("", "/screen", "/print", "/slips", "/code")
@@ -48,8 +64,25 @@ seconds, so that guessing one of a hundred 50-bit codes takes one address over a
 million years."""
 
 
+STREAM_SECONDS = 25.0
+"""How long a stream of an event's news lasts; the page's EventSource opens the next
+at once (``retry``), and the server, stopping, waits for none longer than this."""
+PING_SECONDS = 10.0
+"""How often a stream says it is alive when nothing happens (a proxy keeps it open, and
+the big screen knows that what it shows is current)."""
+
+
 TournamentId = Annotated[str, InPath(max_length=64)]
 Authorization = Annotated[str | None, Header(max_length=200)]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        pattern=f"^{KEY_SHAPE.pattern}$",
+        description="A random id the client made for this entry (8 to 64 of A-Z a-z 0-9 - _): "
+        "sent again, the entry it made is the answer (200), never a second one",
+    ),
+]
 
 
 class CreateEvent(Body):
@@ -124,12 +157,14 @@ class Slips(BaseModel):
 
 class Entered(BaseModel):
     """The entry as stored, the event as it now is, and the link or the table
-    it made, if any."""
+    it made, if any; `replayed`: it was made before, under the same Idempotency-Key
+    (nothing new was made; a link or a table's host token is shown only once)."""
 
     entry: dict[str, Any]
     event: dict[str, Any]
     link: Link | None = None
     table: OnlineTable | None = None
+    replayed: bool = False
 
 
 def tournament_routes(
@@ -144,6 +179,7 @@ def tournament_routes(
     tries = FailedTries(FAILED_TRIES_RATE, FAILED_TRIES_BURST)
     _reading(router, tournaments, site, events_an_hour, tries)
     _entering(router, tournaments, online, site, tries)
+    _following(router, tournaments)
     _handing_out(router, tournaments, site, tries)
     for page in PAGES:
         router.add_api_route(
@@ -260,31 +296,39 @@ def _entering(
     """The route that makes entries (and opens online tables)."""
 
     @router.post(
-        "/api/events/{event_id}/entries", status_code=201, tags=["events"], response_model=Entered
+        "/api/events/{event_id}/entries",
+        status_code=201,
+        tags=["events"],
+        response_model=Entered,
+        responses={200: {"model": Entered, "description": "Made before, under this key"}},
     )
     async def enter(
         event_id: TournamentId,
         body: NewEntry,
         request: Request,
         authorization: Authorization = None,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response:
         """Make an entry through a link. 403: the link's role may not; 409: the event
         refuses it (the reason says why); either way nothing changed. An
-        ``open_table`` entry opens a pitkit table for a game (`table` in the answer)."""
+        ``open_table`` entry opens a pitkit table for a game (`table` in the answer).
+        With an ``Idempotency-Key`` made before: 200 and that entry, nothing new (409
+        if the key was sent with other content, naming its entry)."""
         running = await _running_or_404(tournaments, event_id)
-        token = bearer(authorization)
-        table = None
+        token, key, table = bearer(authorization), idempotency_key, None
         try:
             with _guessing(tournaments, running, token, request, tries):
                 if body.type == OPEN_TABLE and body.corrects is None:
-                    made, opened, host = await online.open(running, token, body.data)
-                    url = f"{site.base_url(request.scope)}/t/{opened.id}#watch"
-                    table = OnlineTable(id=opened.id, url=url, host_token=host)
+                    made, opened, host = await online.open(running, token, body.data, key)
+                    if opened is not None and host is not None:
+                        url = f"{site.base_url(request.scope)}/t/{opened.id}#watch"
+                        table = OnlineTable(id=opened.id, url=url, host_token=host)
                 else:
                     made = await tournaments.enter(
-                        running, token, body.type, body.data, body.corrects
+                        running, token, body.type, body.data, body.corrects, key=key
                     )
-                    await online.vacate(running, made)
+                    if not made.replayed:
+                        await online.vacate(running, made)
         except ForbiddenError as exc:
             raise HTTPException(403, str(exc)) from None
         except RefusedError as exc:
@@ -296,11 +340,91 @@ def _entering(
         shown = await tournaments.shown(running, made.actor)
         return _with_event(
             shown,
-            201,
+            200 if made.replayed else 201,
             entry=made.entry.to_json(),
             link=link,
             table=None if table is None else table.model_dump(),
+            replayed=made.replayed,
         )
+
+
+def _following(router: APIRouter, tournaments: Tournaments) -> None:
+    """The stream of an event's news, for the pages that follow it live."""
+    streams: Counter[str] = Counter()
+
+    @router.get(
+        "/api/events/{event_id}/stream",
+        tags=["events"],
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}}},
+    )
+    async def stream(event_id: TournamentId, request: Request, services: Wired) -> Response:
+        """The event's news as server-sent events: ``entry`` with ``{"seq": n}``, the
+        number of its last entry, at once and after each new entry (fetch the event
+        then), and ``ping`` (the same) every 10 s when nothing happens. Public (it
+        says only what the public log says); a stream lasts 25 s, and EventSource
+        opens the next by itself. 429 beyond the streams an address may hold."""
+        running = await _running_or_404(tournaments, event_id)
+        await tournaments.read(running, None)  # its first news as stored now, by any worker
+        address = request.client.host if request.client else "?"
+        most = services.limits.event_streams_per_address
+        if streams[address] >= most:
+            raise HTTPException(
+                429,
+                f"at most {most} streams of events' news from one address: this page asks "
+                "for the event every few seconds instead",
+                headers={"Retry-After": "60"},
+            )
+        streams[address] += 1
+
+        def closed() -> None:
+            streams[address] -= 1
+            if streams[address] <= 0:
+                del streams[address]
+
+        return _NewsStream(_news(tournaments, running), closed)
+
+
+class _NewsStream(StreamingResponse):
+    """A stream of news that gives back its place under the cap, and lets go of its
+    tournament's bell, however it ends (the client gone, the stream's time up)."""
+
+    def __init__(self, news: AsyncIterator[bytes], closed: Callable[[], None]) -> None:
+        super().__init__(
+            news,
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+        self.news = news
+        self.closed = closed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.closed()
+            aclose = getattr(self.news, "aclose", None)
+            if aclose is not None:
+                await aclose()
+
+
+async def _news(tournaments: Tournaments, running: Running) -> AsyncIterator[bytes]:
+    """An event's news, as server-sent events (`_following`)."""
+    yield b"retry: 1000\n\n"
+    loop = asyncio.get_running_loop()
+    until = loop.time() + STREAM_SECONDS
+    async with tournaments.listening(running) as bell:
+        sent = -1
+        while True:
+            ring = bell.next_ring()
+            kind = "entry" if bell.last != sent else "ping"
+            sent = bell.last
+            yield f'event: {kind}\ndata: {{"seq": {sent}}}\n\n'.encode()
+            left = until - loop.time()
+            if left <= 0:
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ring.wait(), min(PING_SECONDS, left))
 
 
 def _handing_out(

@@ -7,20 +7,29 @@
 // address bar, asks the server for the event, and has the event's kind draw it
 // (js/event/<kind>.js, declared by js/event/contract.js; the slips and the code page
 // are every kind's: js/event/hall.js). A player who opens their link is checked in
-// (js/event/checkin.js). It asks again every few seconds, and after every entry it
-// draws the event from the server's answer.
+// (js/event/checkin.js). It follows the event through a stream of its news
+// (js/event/news.js: a new entry is fetched and drawn within a second or two), or
+// asks every few seconds where it has no stream. An entry made here is kept on the
+// phone and sent under its own idempotency key (js/event/outbox.js): through a
+// dropped network it waits, shown as "waiting to send", and lands once when the
+// network is back. After every entry the page draws the event from the server's answer.
 import {ApiError, api, errorText, h, morph, sentence, toast} from './dom.js';
 import {checkInOnOpen} from './event/checkin.js';
 import {codePage, slipsPage} from './event/hall.js';
 import * as keep from './event/keep.js';
+import {News} from './event/news.js';
+import {Outbox, waitingPanel} from './event/outbox.js';
 import * as store from './store.js';
 
 /** @typedef {import('./event/contract.js').EventContext} EventContext */
 /** @typedef {import('./event/contract.js').EventData} EventData */
 /** @typedef {import('./event/contract.js').EventModule} EventModule */
 /** @typedef {import('./event/contract.js').Me} Me */
+/** @typedef {import('./event/keep.js').Waiting} Waiting */
+/** @typedef {import('./event/outbox.js').Outcome} Outcome */
 
-// How often each page asks for news: the big screen in the hall, the others.
+// How often each page asks for news when it has no stream of them: the big screen in
+// the hall, the others. (With a stream, a page asks only when there is news.)
 const POLL_MS = {screen: 4000, main: 5000, print: 30000, slips: 30000, code: 60000};
 /** @type {Record<string, 'screen' | 'print' | 'slips' | 'code'>} */
 const PAGES = {screen: 'screen', print: 'print', slips: 'slips', code: 'code'};
@@ -54,11 +63,27 @@ const ctx = {
   notes: {},
   busy: false,
   links: {},
+  waiting: [],
   enter,
   seat,
   ask: (path, using = token) => api(path, {token: using}),
   redraw: draw,
+  fresh: () => news.fresh(),
 };
+
+const news = new News(eventId, (seq) => { if (seq !== drawnSeq()) refresh(); }, POLL_MS[pageName]);
+const outbox = new Outbox(eventId, told);
+
+/** Whose link the page's entries go through, as this browser keeps it ("" : none). */
+function label() {
+  return token === null ? '' : keep.label(ctx.me);
+}
+
+/** The number of the last entry the page shows. */
+function drawnSeq() {
+  const log = ctx.event ? ctx.event.log : [];
+  return log.length ? log[log.length - 1].seq : 0;
+}
 
 /** @param {string} text */
 function banner(text) {
@@ -124,8 +149,10 @@ async function firstRead() {
 }
 
 /**
- * Make an entry through the page's link; the server's answer redraws the page, its
- * refusal is shown in words at `where`. True when the entry was made.
+ * Make an entry through the page's link: kept on this phone, then sent (js/event/
+ * outbox.js). The server's answer redraws the page, its refusal is shown in words at
+ * `where`; with no answer, the entry waits to be sent. True when the entry was made
+ * or waits; false when it was refused.
  * @type {EventContext['enter']}
  */
 async function enter(type, data, {corrects, where = 'main', done} = {}) {
@@ -134,31 +161,59 @@ async function enter(type, data, {corrects, where = 'main', done} = {}) {
   delete ctx.notes[where];
   draw();
   try {
-    /** @type {{entry: import('./wire.js').TournamentEntry, event: EventData, link?: import('./event/contract.js').Link | null, table?: {id: string, host_token: string} | null}} */
-    const answer = await api(`/api/events/${encodeURIComponent(eventId)}/entries`, {
-      method: 'POST', token, body: corrects ? {type, data, corrects} : {type, data},
-    });
-    if (answer.link) {
-      const {name, url} = answer.link;
-      // On this page's origin, whatever the server named (it may not know its public name).
-      const here = new URL(url.replace(/^https?:\/\/[^/]+/, ''), location.origin).href;
-      keep.update(eventId, (r) => { r.made[name || ''] = here; });
-    }
-    // A table opened for a game: this browser keeps its host token, as the lobby does,
-    // so the table's page shows the host's buttons (start now, bot a seat, close).
-    if (answer.table) store.updateTable(answer.table.id, {host: answer.table.host_token});
-    ctx.notes[where] = {kind: 'info', text: done || 'Entered.'};
-    accept(answer.event);
-    return true;
-  } catch (e) {
-    ctx.notes[where] = {kind: 'error', text: `Refused: ${sentence(errorText(e))}`};
-    // The page may be behind (an entry made elsewhere): catch up, keeping the words.
-    await refresh(true);
-    return false;
+    const outcome = await outbox.enter(label(), {type, data, corrects: corrects || null, where, done: done || 'Entered.'});
+    // Refused: the page may be behind (an entry made elsewhere): catch up, keeping the words.
+    if (outcome.kind === 'refused') await refresh(true);
+    return outcome.kind !== 'refused';
   } finally {
     ctx.busy = false;
     draw();
   }
+}
+
+/**
+ * What became of an entry sent (now, or later from the phone's queue): the words
+ * where it was made, the event as the server's answer shows it.
+ * @param {string} whose the link it went through
+ * @param {Waiting} item
+ * @param {Outcome} outcome
+ */
+function told(whose, item, outcome) {
+  const here = whose === label();
+  if (outcome.kind === 'landed') {
+    news.heard();
+    landed(outcome.answer);
+    if (here) {
+      ctx.notes[item.where] = {kind: 'info', text: outcome.answer.replayed ? `${item.done} (It had landed already: entered once.)` : item.done};
+      accept(outcome.answer.event);
+    } else {
+      refresh(true);
+    }
+  } else if (outcome.kind === 'refused') {
+    const text = `Refused: ${sentence(outcome.reason)}`;
+    if (here) ctx.notes[item.where] = {kind: 'error', text};
+    // An entry sent later from the queue: its form may be gone, so say so here too.
+    if (!ctx.busy || !here) toast(`An entry made earlier was not taken. ${text}`, 'error', 12000);
+  } else if (here) {
+    ctx.notes[item.where] = {kind: 'wait', text: `Not sent yet (${outcome.reason}): kept on this phone, waiting to send. It goes by itself when the network is back.`};
+  }
+  draw();
+}
+
+/**
+ * What an entry's answer makes besides the entry: a link to hand out, kept here (the
+ * server shows it once); a table's host token, kept as the lobby keeps it, so the
+ * table's page shows the host's buttons (start now, bot a seat, close).
+ * @param {{link?: import('./event/contract.js').Link | null, table?: {id: string, host_token: string} | null}} answer
+ */
+function landed(answer) {
+  if (answer.link) {
+    const {name, url} = answer.link;
+    // On this page's origin, whatever the server named (it may not know its public name).
+    const here = new URL(url.replace(/^https?:\/\/[^/]+/, ''), location.origin).href;
+    keep.update(eventId, (r) => { r.made[name || ''] = here; });
+  }
+  if (answer.table) store.updateTable(answer.table.id, {host: answer.table.host_token});
 }
 
 /**
@@ -266,7 +321,9 @@ async function switchTo(label) {
 /** Draw the page from `ctx.event`: patch it, so the focus and what is typed stay. */
 function draw() {
   if (!ctx.event || !kindModule) return;
+  ctx.waiting = label() ? outbox.waiting(label()) : [];
   drawBar();
+  morph(byId('outbox'), h('div', {}, waitingPanel(ctx.waiting, kindModule.describe, () => { outbox.flush(); })));
   const main = byId('main');
   const fresh = h('main', {}, hook()(ctx));
   // A <details> the reader opened or closed stays so (morph would reset it).
@@ -287,9 +344,20 @@ function draw() {
   body.dataset.page = pageName === 'main' ? (hook() === kindModule?.public ? 'public' : ctx.me.role === 'manager' ? 'desk' : ctx.me.role) : pageName;
   body.dataset.role = ctx.me.role;
   body.dataset.busy = String(ctx.busy);
-  const log = ctx.event.log;
-  body.dataset.seq = String(log.length ? log[log.length - 1].seq : 0);
+  body.dataset.seq = String(drawnSeq());
+  body.dataset.waiting = String(outbox.count());
   body.dataset.ready = 'true';
+  tick();
+}
+
+/** How fresh the page is, where it says so (the bar; the big screen's head). */
+function tick() {
+  const {stale, text} = news.fresh();
+  document.body.dataset.stale = String(stale);
+  for (const el of document.querySelectorAll('[data-fresh]')) {
+    if (el.textContent !== text) el.textContent = text;
+    el.classList.toggle('stale', stale);
+  }
 }
 
 /**
@@ -299,6 +367,7 @@ function draw() {
 async function refresh(always = false) {
   try {
     const event = await read(token);
+    news.heard();
     banner('');
     if (!always && JSON.stringify(event) === lastText) return;
     accept(event);
@@ -356,8 +425,13 @@ async function start() {
   });
   window.addEventListener('hashchange', () => location.reload());
   draw();
+  if (outbox.count()) outbox.flush(); // entries kept here before a reload
   if (pageName === 'main' && await checkInOnOpen(ctx)) toast('You are checked in. Welcome!', 'info');
-  setInterval(() => { if (document.visibilityState === 'visible') refresh(); }, POLL_MS[pageName]);
+  // A stream brings the news to the pages that follow the event live; the others (and
+  // these, while they have no stream) ask every few seconds.
+  if (pageName === 'main' || pageName === 'screen') news.start();
+  setInterval(() => { if (document.visibilityState === 'visible' && !news.live()) refresh(); }, POLL_MS[pageName]);
+  setInterval(tick, 1000);
   // For tests and the curious: the event as drawn.
   /** @type {any} */ (window).pitkitEvent = ctx;
 }

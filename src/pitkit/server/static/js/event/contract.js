@@ -16,6 +16,10 @@
 // or why not (in words, shown where the entry was made). A game played online at a
 // pitkit table is opened by an `open_table` entry (the shell keeps the table's host
 // token for the manager); a player goes to their seat there with `ctx.seat`.
+// An entry made through a dropped network waits on the phone (js/event/outbox.js):
+// `ctx.waiting` lists those of the page's link, oldest first, so that a form numbers
+// the next hand after them; `ctx.enter` is then true (kept), and the shell shows them
+// as "waiting to send" above the page, in the kind's words (`describe`).
 
 /**
  * Who holds the page's link: their role and, for a player or a judge, their name.
@@ -39,20 +43,24 @@
  * panel is open), kept across redraws; an element with `data-bind="<key>"` shows
  * `forms[<key>]` (see ui.js `bind`). `notes` are the last words on each form
  * (`where`): a refusal from the server, or what was done. `ask` reads the API through
- * the page's link (or the `token` given).
+ * the page's link (or the `token` given). `waiting`: the entries made here that wait
+ * to be sent. `fresh`: how fresh the page is, in words (for the big screen's head; an
+ * element with `data-fresh` shows it, kept up to date by the shell).
  * @typedef {{
  *   id: string,
  *   page: 'main' | 'screen' | 'print' | 'slips' | 'code',
  *   event: EventData,
  *   me: Me,
  *   forms: Record<string, any>,
- *   notes: Record<string, {kind: 'error' | 'info', text: string}>,
+ *   notes: Record<string, {kind: 'error' | 'info' | 'wait', text: string}>,
  *   busy: boolean,
  *   links: Record<string, string>,
+ *   waiting: import('./keep.js').Waiting[],
  *   enter: (type: string, data: Record<string, unknown>, options?: {corrects?: number, where?: string, done?: string}) => Promise<boolean>,
  *   seat: (tableId: string, where: string) => Promise<void>,
  *   ask: (path: string, token?: string | null) => Promise<any>,
  *   redraw: () => void,
+ *   fresh: () => {stale: boolean, text: string},
  * }} EventContext
  */
 
@@ -61,7 +69,8 @@
 //   /** @type {import('./contract.js').EventModule} */
 //   export default {...};
 /**
- * The hooks of a kind's module (each page's drawing; only `public` is required).
+ * The hooks of a kind's module (each page's drawing; only `public` is required), and
+ * `describe`: its entries in words, by number (the log's, and the entries waiting).
  * @typedef {{
  *   public: (ctx: EventContext) => Node,
  *   desk?: (ctx: EventContext) => Node,
@@ -69,6 +78,7 @@
  *   judge?: (ctx: EventContext) => Node,
  *   screen?: (ctx: EventContext) => Node,
  *   print?: (ctx: EventContext) => Node,
+ *   describe?: (log: LogEntry[]) => Map<number, string>,
  * }} EventModule
  */
 

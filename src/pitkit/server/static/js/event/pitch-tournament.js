@@ -3,10 +3,11 @@
 // tournament column): the manager's desk, a judge's page, a player's page, the public
 // view, the big screen and the printable score pads. The pieces are in js/event/pitch/.
 import {capital, h, ordinal, plural} from '../dom.js';
-import {bind, clock, hallQr, linkRow, names, newLink, note, onlineDesk, onlineSeat, panel} from './ui.js';
+import {bind, clock, linkRow, names, newLink, note, onlineDesk, onlineSeat, panel} from './ui.js';
 import {hallPanel} from './checkin.js';
+import {pageHeading, pageOf, screenFrame} from './screen.js';
 import {
-  allStandings, judgeName, lastRound, lineWords, logTable, outcomeWords, registerTable, roundName,
+  allStandings, describeAll, judgeName, lastRound, lineWords, logTable, outcomeWords, registerTable, roundName,
   signed, standingsTable, suit, tableAt, tableCard, tableName, tableWords, tkey, view, whereIs,
 } from './pitch/parts.js';
 import {
@@ -364,8 +365,17 @@ function publicView(ctx) {
 }
 
 /**
- * The big screen: the champion when known, the Go-Round's standings in large type,
- * each table's scores and dealer, who went on from the earlier Go-Rounds.
+ * A table of the Go-Round being played, in words: over, cutting, which line.
+ * @param {PitchTable} t
+ */
+function tableState(t) {
+  return t.over ? 'over' : t.cut === null ? 'cutting for the deal' : t.outcome ? 'last lines to initial' : `line ${t.next_line}`;
+}
+
+/**
+ * The big screen: the champion when known, the Go-Round's standings in large type a
+ * page of lines at a time, then its tables (each one's scores and dealer) a page of
+ * cards at a time (js/event/screen.js); who went on from the earlier Go-Rounds.
  * @param {EventContext} ctx
  */
 function screen(ctx) {
@@ -373,30 +383,43 @@ function screen(ctx) {
   const r = lastRound(v);
   const log = ctx.event.log;
   const at = log.length ? log[log.length - 1].at : ctx.event.created;
-  const rows = Math.max(6, r ? r.standings.length : 0) + (v.champion ? 5 : 0);
-  return h('div', {class: 'ev-screen pitch-screen', style: `--rows: ${rows}`},
-    h('header', {class: 'screen-head'},
-      h('div', {}, h('h1', {}, ctx.event.name),
-        h('p', {}, `${ctx.event.title} · ${r ? roundName(r, true) : 'not seated yet'} · last entry ${clock(at)}`)),
-      hallQr(ctx)),
-    v.champion ? h('section', {class: 'screen-champion', 'aria-labelledby': 'screen-champion'},
-      h('p', {class: 'champion-label'}, 'Champion'),
-      h('h2', {id: 'screen-champion', class: 'champion-name'}, v.champion)) : null,
-    r ? h('div', {class: 'screen-cols'},
-      h('section', {class: 'screen-table', 'aria-labelledby': 'st-title'},
-        h('h2', {id: 'st-title'}, r.final ? 'The final' : `Go-Round ${r.round}`),
-        standingsTable(r, {big: true})),
-      h('section', {class: 'screen-table screen-tables', 'aria-labelledby': 'tables-title'},
-        h('h2', {id: 'tables-title'}, 'Tables'),
-        r.tables.map((t) => h('div', {class: 'screen-pitch-table', 'data-table': t.table},
-          h('h3', {}, r.final ? 'Final table' : `Table ${t.table}`, h('small', {}, ` · ${t.over ? 'over' : t.cut === null ? 'cutting for the deal' : t.outcome ? 'last lines to initial' : `line ${t.next_line}`}`)),
-          h('p', {}, t.players.map((p, i) => [i ? ' · ' : '', h('span', {class: [t.dealer === p ? 'deals' : '', t.disqualified.includes(p) ? 'out' : ''].filter(Boolean).join(' ') || null},
-            p, ' ', h('strong', {}, t.scores[p] ?? 0))])),
-          t.dealer && !t.outcome ? h('p', {class: 'screen-note'}, `${t.dealer} deals`) : null)),
-        v.rounds.length > 1 ? h('p', {class: 'screen-note earlier'}, v.rounds.slice(0, -1).map((x, i) =>
-          [i ? ' · ' : '', `Go-Round ${x.round}: ${names(x.tables.flatMap((t) => t.advancing))} went on`])) : null)) : h('p', {class: 'screen-note'}, 'The players are being added; Go-Round 1 starts soon.'),
-    r && r.standings.some((l) => !l.final) ? h('p', {class: 'screen-legend'},
-      `Places in brackets: the table is still playing. Each table plays until everyone has dealt ${v.rules.deals_each === 2 ? 'twice' : plural(v.rules.deals_each, 'time')}; tied leaders play on.`) : null);
+  const lines = r ? r.standings : [];
+  /** @type {import('./screen.js').Part[]} */
+  const parts = [{
+    name: r ? (r.final ? 'The final' : `Go-Round ${r.round}`) : 'Standings',
+    count: lines.length,
+    unit: 'row',
+    draw: (page, per) => {
+      const shown = pageOf(lines, page, per);
+      return h('section', {class: 'screen-table', 'aria-labelledby': 'st-title'},
+        v.champion ? h('div', {class: 'screen-champion'}, h('p', {class: 'champion-label'}, 'Champion'),
+          h('p', {class: 'champion-name'}, v.champion)) : null,
+        r ? [pageHeading('st-title', r.final ? 'The final' : `Go-Round ${r.round}`, shown.from, shown.items.length, lines.length),
+          standingsTable(r, {big: true, lines: shown.items})]
+          : h('p', {class: 'screen-note', id: 'st-title'}, 'The players are being added; Go-Round 1 starts soon.'));
+    },
+  }];
+  if (r && !v.champion) {
+    parts.push({
+      name: 'Tables',
+      count: r.tables.length,
+      unit: 'card',
+      draw: (page, per) => h('div', {class: 'screen-cards', style: '--lines: 4'}, pageOf(r.tables, page, per).items.map((t) =>
+        h('article', {class: 'screen-card screen-pitch-table', 'data-table': t.table},
+          h('h2', {}, r.final ? 'Final table' : `Table ${t.table}`, h('small', {}, ` · ${tableState(t)}`)),
+          h('ol', {}, t.players.map((p) => h('li', {class: [t.dealer === p && !t.outcome ? 'deals' : '', t.disqualified.includes(p) ? 'out' : ''].filter(Boolean).join(' ') || null},
+            h('span', {class: 'name'}, p), h('strong', {}, t.scores[p] ?? 0))))))),
+    });
+  }
+  const earlier = v.rounds.slice(0, -1).map((x) => `Go-Round ${x.round}: ${names(x.tables.flatMap((t) => t.advancing))} went on`);
+  const brackets = r && r.standings.some((l) => !l.final)
+    ? `Places in brackets: the table still plays, until everyone has dealt ${v.rules.deals_each === 2 ? 'twice' : plural(v.rules.deals_each, 'time')}; tied leaders play on. Underlined: deals now.` : '';
+  return screenFrame(ctx, {
+    kind: 'pitch-screen',
+    head: `${ctx.event.title} · ${r ? roundName(r, true) : 'not seated yet'} · last entry ${clock(at)}`,
+    parts,
+    legend: [brackets, ...earlier].filter(Boolean).join(' · '),
+  });
 }
 
 /**
@@ -467,4 +490,5 @@ export default {
   player,
   screen,
   print: printPage,
+  describe: describeAll,
 };

@@ -3,10 +3,11 @@
 // the manager's desk, a player's page, the public view, the big screen and the
 // printable score sheets. The pieces are in js/event/pits/.
 import {h, plural} from '../dom.js';
-import {button, clock, hallQr, linkRow, names, newLink, note, onlineDesk, onlineSeat, panel, percent, rankText} from './ui.js';
+import {button, clock, linkRow, names, newLink, note, onlineDesk, onlineSeat, panel, percent, rankText} from './ui.js';
 import {hallPanel} from './checkin.js';
+import {narrowScreen, pageHeading, pageOf, screenFrame} from './screen.js';
 import {
-  changes, freePlayers, gameCard, gameName, handsPlayed, logTable, openGames, percentTable,
+  changes, describeAll, freePlayers, gameCard, gameName, handsPlayed, logTable, openGames, percentTable,
   pointsTable, seatOf, standings, status, unsigned, view,
 } from './pits/parts.js';
 import {addPlayerForm, correctForm, handForm, quitForm, ruleOffForm, signButton, startForm} from './pits/forms.js';
@@ -254,31 +255,74 @@ function publicView(ctx) {
 }
 
 /**
- * The big screen: both prize tables in large type, and the tables being played.
+ * A page of the points prize table, for the big screen.
+ * @param {PitsView} v
+ * @param {number} page
+ * @param {number} per
+ */
+function mostOnScreen(v, page, per) {
+  const lines = v.standings.points;
+  const shown = pageOf(lines, page, per);
+  return h('section', {class: 'screen-table', 'aria-labelledby': 'most-title'},
+    pageHeading('most-title', 'Most points', shown.from, shown.items.length, lines.length),
+    pointsTable(v, {big: true, lines: shown.items}));
+}
+
+/**
+ * A page of the percentage prize table, for the big screen.
+ * @param {PitsView} v
+ * @param {number} page
+ * @param {number} per
+ */
+function bestOnScreen(v, page, per) {
+  const lines = v.standings.percentage;
+  const shown = pageOf(lines, page, per);
+  const need = `${v.rules.games_for_percentage} games of ${v.rules.hands_a_game} hands or more`;
+  return h('section', {class: 'screen-table', 'aria-labelledby': 'pct-title'},
+    pageHeading('pct-title', 'Best percentage', shown.from, shown.items.length, lines.length, ` ${need}`),
+    percentTable(v, {big: true, lines: shown.items}));
+}
+
+/**
+ * The big screen: both prize tables side by side in large type (one at a time on a
+ * phone), a page of lines at a time, then the tables being played, a page of cards
+ * at a time (js/event/screen.js).
  * @param {EventContext} ctx
  */
 function screen(ctx) {
   const v = view(ctx);
   const log = ctx.event.log;
   const at = log.length ? log[log.length - 1].at : ctx.event.created;
-  const rows = Math.max(8, v.standings.points.length, v.standings.percentage.length + 1);
-  return h('div', {class: 'ev-screen', style: `--rows: ${rows}`},
-    h('header', {class: 'screen-head'},
-      h('div', {}, h('h1', {}, ctx.event.name),
-        h('p', {}, `${ctx.event.title} · last entry ${clock(at)}`)),
-      hallQr(ctx)),
-    h('div', {class: 'screen-cols'},
-      h('section', {class: 'screen-table', 'aria-labelledby': 'most-title'},
-        h('h2', {id: 'most-title'}, 'Most points'),
-        pointsTable(v, {big: true})),
-      h('section', {class: 'screen-table', 'aria-labelledby': 'pct-title'},
-        h('h2', {id: 'pct-title'}, 'Best percentage'),
-        h('p', {class: 'screen-note'}, `Players with ${v.rules.games_for_percentage} games of ${v.rules.hands_a_game} hands or more`),
-        percentTable(v, {big: true}))),
-    h('footer', {class: 'screen-games'}, openGames(v).map((g) => h('div', {class: 'screen-game'},
-      h('strong', {}, g.table), ` hand ${g.hands.length + 1} · `,
-      names(g.at_table.map((p) => `${p} ${g.points[p] ?? 0}`))))),
-    h('p', {class: 'screen-legend'}, `Grey percentages: fewer than ${v.rules.games_for_percentage} games of ${v.rules.hands_a_game} hands, not yet in the running for the percentage prize.`));
+  const {points, percentage} = v.standings;
+  /** @type {import('./screen.js').Part[]} */
+  const parts = narrowScreen() ? [
+    {name: 'Most points', count: points.length, unit: 'row', draw: (page, per) => mostOnScreen(v, page, per)},
+    {name: 'Best percentage', count: percentage.length, unit: 'row', draw: (page, per) => bestOnScreen(v, page, per)},
+  ] : [{
+    name: 'Standings',
+    count: Math.max(points.length, percentage.length),
+    unit: 'row',
+    draw: (page, per) => h('div', {class: 'screen-cols'}, mostOnScreen(v, page, per), bestOnScreen(v, page, per)),
+  }];
+  const open = openGames(v);
+  if (open.length) {
+    parts.push({
+      name: 'Tables now',
+      count: open.length,
+      unit: 'card',
+      draw: (page, per) => h('div', {class: 'screen-cards', style: '--lines: 5'}, pageOf(open, page, per).items.map((g) =>
+        h('article', {class: 'screen-card', 'data-game': g.game},
+          h('h2', {}, g.table, h('small', {}, ` · hand ${g.hands.length + 1}`)),
+          h('ol', {}, g.at_table.map((p) => h('li', {}, h('span', {class: 'name'}, p), h('strong', {}, g.points[p] ?? 0))))))),
+    });
+  }
+  const need = `${v.rules.games_for_percentage} games of ${v.rules.hands_a_game} hands`;
+  return screenFrame(ctx, {
+    kind: 'pits-screen',
+    head: `${ctx.event.title} · last entry ${clock(at)}`,
+    parts,
+    legend: `Grey percentages: fewer than ${need}, not yet in the running for the percentage prize.`,
+  });
 }
 
 /**
@@ -332,4 +376,5 @@ export default {
   player,
   screen,
   print: printPage,
+  describe: describeAll,
 };

@@ -252,13 +252,20 @@ export function padChanges(pad) {
 /**
  * The dealer's score pad line for the hand just played (topic 35): the bid, the
  * pitcher, trump, who took high, low, Jack (or "not dealt") and game (or "a tie").
- * With `fix`, a pending line is corrected (the log keeps both).
+ * With `fix`, a pending line is corrected (the log keeps both). A line recorded here
+ * that waits to be sent (no network) is said instead of the form.
  * @param {EventContext} ctx
  * @param {PitchTable} t
  * @param {PadLine | null} [fix]
  */
 export function padForm(ctx, t, fix = null) {
   const key = `${tkey(t)}:${fix ? 'fix' : 'pad'}`;
+  const queued = fix ? null : ctx.waiting.find((w) => w.type === 'hand' && !w.corrects && w.data.round === t.round && w.data.table === t.table);
+  if (queued) {
+    // Recorded here with no network: the next line is the next dealer's, once it lands.
+    return h('p', {class: 'entry-form pad-waiting', 'data-key': key, 'data-form': 'pad-waiting', 'data-round': t.round, 'data-table': t.table},
+      `Line ${queued.data.line} is recorded on this phone, waiting to send: it goes on the pad by itself when the network is back.`);
+  }
   const players = fix ? fix.seated : t.seated;
   if (fix && fix.pad && ctx.forms[`${key}:of`] !== fix.line) {
     clear(ctx, key);
@@ -340,9 +347,11 @@ export function confirmButton(ctx, p, initials, given) {
   /** @type {Record<string, unknown>} */
   const data = {round: p.round, table: p.table, line: p.line};
   if (given) data.initials = initials;
-  const b = button(ctx, initials ? `Initial line ${p.line} · ${initials}` : `Initial line ${p.line}`, () => {
+  // Initialled here with no network: it waits to be sent, and is not initialled twice.
+  const queued = ctx.waiting.some((w) => w.type === 'confirm' && w.data.round === p.round && w.data.table === p.table && w.data.line === p.line);
+  const b = button(ctx, queued ? `Line ${p.line}: initialled, waiting to send` : initials ? `Initial line ${p.line} · ${initials}` : `Initial line ${p.line}`, () => {
     ctx.enter('confirm', data, {where, done: `Line ${p.line} is initialled ${initials}.`});
-  }, {primary: true, action: 'confirm', disabled: !initials, title: initials ? `Confirm line ${p.line} with the initials ${initials}` : 'Type your initials first'});
+  }, {primary: !queued, action: 'confirm', disabled: !initials || queued, title: initials ? `Confirm line ${p.line} with the initials ${initials}` : 'Type your initials first'});
   b.dataset.line = String(p.line);
   return b;
 }

@@ -297,24 +297,25 @@ export const STATUS = {
 
 /**
  * A Go-Round's standings: each table's places (final once its game is over and
- * initialled; until then by points so far), best first.
+ * initialled; until then by points so far), best first (`lines`: those to show, a
+ * page of them on the big screen).
  * @param {Round} r
- * @param {{me?: string | null, big?: boolean}} [options]
+ * @param {{me?: string | null, big?: boolean, lines?: Round['standings']}} [options]
  */
-export function standingsTable(r, {me = null, big = false} = {}) {
+export function standingsTable(r, {me = null, big = false, lines = r.standings} = {}) {
   const tables = r.tables.length > 1;
   return h('table', {class: `score-table standings pitch-standings${big ? ' big' : ''}`, 'data-round': r.round},
     h('caption', {class: 'sr-only'}, `Standings of ${roundName(r, true)}`),
     h('thead', {}, h('tr', {},
-      h('th', {scope: 'col', class: 'num'}, 'Place'), h('th', {scope: 'col'}, 'Player'),
+      h('th', {scope: 'col', class: 'num rank'}, 'Place'), h('th', {scope: 'col', class: 'name'}, 'Player'),
       tables ? h('th', {scope: 'col', class: 'num'}, 'Table') : null,
       h('th', {scope: 'col', class: 'num'}, 'Points'),
-      h('th', {scope: 'col'}, 'Status'))),
-    h('tbody', {}, r.standings.map((line) => {
+      h('th', {scope: 'col', class: 'wide'}, 'Status'))),
+    h('tbody', {}, lines.map((line) => {
       const [words, chip] = STATUS[line.status] || [line.status, ''];
       return h('tr', {class: [line.player === me ? 'me' : '', `st-${line.status}`].filter(Boolean).join(' '), 'data-player': line.player, 'data-status': line.status},
         h('td', {class: 'num rank'}, line.final ? ordinal(line.place) : h('span', {title: 'so far'}, `(${ordinal(line.place)})`)),
-        h('th', {scope: 'row'}, line.player, line.misplays && !big ? h('small', {class: 'misplays'}, ` ${plural(line.misplays, 'misplay')}`) : null),
+        h('th', {scope: 'row', class: 'name'}, line.player, line.misplays && !big ? h('small', {class: 'misplays'}, ` ${plural(line.misplays, 'misplay')}`) : null),
         tables ? h('td', {class: 'num'}, line.table) : null,
         h('td', {class: 'num total'}, line.points),
         h('td', {}, h('span', {class: `chip ${chip}`}, words)));

@@ -72,14 +72,17 @@ function clearPicks(ctx, key) {
 
 /**
  * The scorer's form (the manager's too): the next hand's finishing order. The hand's
- * number is the one next when the first name is picked: if someone enters it first,
- * the server refuses this one and says so.
+ * number is the one next when the first name is picked (after the hands waiting to
+ * be sent from this phone): if someone enters it first, the server refuses this one
+ * and says so.
  * @param {EventContext} ctx
  * @param {Game} g
  */
 export function handForm(ctx, g) {
   const key = `g${g.game}:hand`;
-  const next = g.hands.length + 1;
+  // Hands entered here that wait to be sent (no network) come before the next one.
+  const queued = ctx.waiting.filter((w) => w.type === 'hand' && !w.corrects && w.data.game === g.game).map((w) => Number(w.data.hand));
+  const next = Math.max(g.hands.length, ...queued) + 1;
   ctx.forms[`${key}:next`] = next;
   const hand = Number(ctx.forms[`${key}:hand`] ?? next);
   const order = pickedOrder(ctx, key);

@@ -183,49 +183,50 @@ export function gameCard(ctx, g, {me = null, controls = null, open = false} = {}
 
 /**
  * The points prize table: everyone, most points first; each line's percentage and
- * whether they are in the running for the percentage prize.
+ * whether they are in the running for the percentage prize. `lines`: those to show
+ * (a page of them, on the big screen, which leaves out the small print: its legend
+ * says what grey means).
  * @param {PitsView} v
- * @param {{me?: string | null, big?: boolean}} [options]
+ * @param {{me?: string | null, big?: boolean, lines?: Line[]}} [options]
  */
-export function pointsTable(v, {me = null, big = false} = {}) {
-  const lines = v.standings.points;
+export function pointsTable(v, {me = null, big = false, lines = v.standings.points} = {}) {
   const need = v.rules.games_for_percentage;
-  if (!lines.length) return h('p', {class: 'note'}, 'No hands played yet.');
+  if (!v.standings.points.length) return h('p', {class: 'note'}, 'No hands played yet.');
   return h('table', {class: `score-table standings${big ? ' big' : ''}`, 'data-table': 'points'},
     h('caption', {class: 'sr-only'}, 'Most points'),
     h('thead', {}, h('tr', {},
-      h('th', {scope: 'col', class: 'num'}, 'Rank'), h('th', {scope: 'col'}, 'Player'),
+      h('th', {scope: 'col', class: 'num rank'}, 'Rank'), h('th', {scope: 'col', class: 'name'}, 'Player'),
       h('th', {scope: 'col', class: 'num'}, 'Points'), h('th', {scope: 'col', class: 'num'}, 'Games'),
-      h('th', {scope: 'col', class: 'num'}, 'Percent'))),
+      h('th', {scope: 'col', class: 'num pct'}, 'Percent'))),
     h('tbody', {}, lines.map((line) => h('tr', {class: line.player === me ? 'me' : null, 'data-player': line.player},
       h('td', {class: 'num rank'}, rankText(line)),
-      h('th', {scope: 'row'}, line.player),
+      h('th', {scope: 'row', class: 'name'}, line.player),
       h('td', {class: 'num total'}, line.points),
       h('td', {class: 'num', title: `${line.full_games} of ${line.games} games had ${v.rules.hands_a_game} hands or more`},
-        line.games, line.full_games !== line.games ? h('small', {}, ` (${line.full_games} full)`) : null),
-      h('td', {class: `num${line.eligible ? '' : ' muted'}`},
-        percent(line.percentage), line.eligible ? null : h('small', {class: 'why'}, ` ${line.full_games}/${need} full`))))));
+        line.games, line.full_games !== line.games && !big ? h('small', {}, ` (${line.full_games} full)`) : null),
+      h('td', {class: `num pct${line.eligible ? '' : ' muted'}`},
+        percent(line.percentage), line.eligible || big ? null : h('small', {class: 'why'}, ` ${line.full_games}/${need} full`))))));
 }
 
 /**
- * The percentage prize table: only players with enough full games.
+ * The percentage prize table: only players with enough full games (`lines`: those
+ * to show).
  * @param {PitsView} v
- * @param {{me?: string | null, big?: boolean}} [options]
+ * @param {{me?: string | null, big?: boolean, lines?: Line[]}} [options]
  */
-export function percentTable(v, {me = null, big = false} = {}) {
-  const lines = v.standings.percentage;
+export function percentTable(v, {me = null, big = false, lines = v.standings.percentage} = {}) {
   const need = `${v.rules.games_for_percentage} games of ${v.rules.hands_a_game} hands`;
-  if (!lines.length) return h('p', {class: 'note'}, `Nobody has played ${need} yet.`);
+  if (!v.standings.percentage.length) return h('p', {class: 'note'}, `Nobody has played ${need} yet.`);
   return h('table', {class: `score-table standings${big ? ' big' : ''}`, 'data-table': 'percentage'},
     h('caption', {class: 'sr-only'}, `Best percentage (${need} or more)`),
     h('thead', {}, h('tr', {},
-      h('th', {scope: 'col', class: 'num'}, 'Rank'), h('th', {scope: 'col'}, 'Player'),
-      h('th', {scope: 'col', class: 'num'}, 'Percent'), h('th', {scope: 'col', class: 'num'}, big ? 'Games' : 'Full games'),
+      h('th', {scope: 'col', class: 'num rank'}, 'Rank'), h('th', {scope: 'col', class: 'name'}, 'Player'),
+      h('th', {scope: 'col', class: 'num pct'}, 'Percent'), h('th', {scope: 'col', class: 'num'}, big ? 'Games' : 'Full games'),
       h('th', {scope: 'col', class: 'num'}, 'Points'))),
     h('tbody', {}, lines.map((line) => h('tr', {class: line.player === me ? 'me' : null, 'data-player': line.player},
       h('td', {class: 'num rank'}, rankText(line)),
-      h('th', {scope: 'row'}, line.player),
-      h('td', {class: 'num total'}, percent(line.percentage)),
+      h('th', {scope: 'row', class: 'name'}, line.player),
+      h('td', {class: 'num total pct'}, percent(line.percentage)),
       h('td', {class: 'num'}, line.full_games),
       h('td', {class: 'num'}, line.points)))));
 }
