@@ -5,12 +5,21 @@ link to continue on another device."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import new_context, screenshot, wait_state
+from tests.browser.helpers import (
+    click_simplest,
+    close_summary,
+    my_turn,
+    new_context,
+    screenshot,
+    wait_state,
+)
+from tests.waiting import patience
 
 
 def _as_host(page: Page, server: ServerThread, table_id: str, host_token: str) -> None:
@@ -72,6 +81,9 @@ def test_the_host_renames_moves_and_reopens_a_friends_seat(
         second.goto(own)
         wait_state(second, "waiting")
         expect(second.locator("body")).to_have_attribute("data-seat", "1")
+        # Both devices play the seat, and neither is left to find that out.
+        expect(friend.locator("#log")).to_contain_text("opened on another device too")
+        expect(second.locator("#log")).to_contain_text("Your seat is open on another device too")
 
         # Rename.
         dialog = _seat_options(page, "Tess")
@@ -154,3 +166,46 @@ def test_the_seat_options_on_a_phone(browser: Browser, server: ServerThread) -> 
         assert info["seats"][1]["bot"] == "random"
     finally:
         ctx.close()
+
+
+def test_the_hosts_play_again_waits_for_the_others_unless_told_not_to(
+    page: Page, server: ServerThread, browser: Browser
+) -> None:
+    """ "Play again" asks, for the host as for anyone: the next match starts when every
+    player here agrees. Only the host's "Start now, without waiting" starts it at once."""
+    created = server.http.post(
+        "/api/tables",
+        json={"game": "ace-pit", "players": 2, "rules": {"hands": 1}, "settings": {"bot_delay": 0}},
+    ).json()
+    table_id, host_token = created["table"]["id"], created["host_token"]
+    invites = {s["seat"]: s["invite"] for s in created["seats"]}
+    _as_host(page, server, table_id, host_token)
+    page.goto(invites[0])
+    friend_ctx = new_context(browser, known=True)
+    try:
+        friend = friend_ctx.new_page()
+        friend.goto(invites[1])
+        wait_state(page, "playing")
+        deadline = time.monotonic() + patience(90)
+        while not all(p.locator("body[data-state=over]").count() for p in (page, friend)):
+            assert time.monotonic() < deadline, "the match did not end in time"
+            played = False
+            for player in (page, friend):
+                if not close_summary(player) and my_turn(player):
+                    played = click_simplest(player) is not None or played
+            if not played:
+                page.wait_for_timeout(30)  # a look again soon, within the deadline
+        page.locator("#dialog[open][data-kind=over]").get_by_role("button", name="Close").click()
+        page.locator("#actions").get_by_role("button", name="Play again").click()
+        expect(page.locator("#toasts")).to_contain_text("when every player here agrees")
+        now = page.locator("#actions").get_by_role("button", name="Start now, without waiting")
+        expect(now).to_be_visible()
+        assert server.http.get(f"/api/tables/{table_id}").json()["match"] == 1  # it waits
+        expect(
+            friend.locator("#actions").get_by_role("button", name="Start now, without waiting")
+        ).to_have_count(0)
+        now.click()
+        page.wait_for_selector("body[data-state=playing][data-match='2']")
+        friend.wait_for_selector("body[data-state=playing][data-match='2']")
+    finally:
+        friend_ctx.close()

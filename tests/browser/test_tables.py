@@ -11,6 +11,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from pitkit.server.ops.settings import Limits
 from tests.browser.conftest import ServerThread
 from tests.browser.helpers import (
     assert_accessible,
@@ -24,7 +25,8 @@ from tests.browser.helpers import (
     wait_state,
 )
 from tests.browser.test_games import finish_and_check
-from tests.waiting import patience
+from tests.serving import ServingThread
+from tests.waiting import patience, wait_until
 
 
 def play_turns(page: Page, n: int) -> None:
@@ -263,3 +265,80 @@ def test_the_turn_timer_shows(page: Page, server: ServerThread) -> None:
     first = clock.inner_text()
     expect(clock).not_to_have_text(first, timeout=patience(5000))  # it counts down
     expect(clock).to_have_text(re.compile(r"^ ?\d+ s left$"))
+
+
+def test_a_watcher_silent_too_long_is_let_go_and_watches_again(page: Page, tmp_path: Path) -> None:
+    """A spectator's page that sends nothing for `spectator_idle_seconds` (its pings
+    stop while it is hidden) gives its place up: the page says so, and watches again
+    at a click."""
+    limits = Limits(spectator_idle_seconds=2, bot_alone_actions_per_second=1000.0)
+    server = ServingThread(tmp_path / "data", limits)
+    try:
+        body = {"game": "pitty-pat", "seats": [None, "random", "random"], "settings": {}}
+        table_id = server.http.post("/api/tables", json=body).json()["table"]["id"]
+        page.goto(f"{server.base}/t/{table_id}#watch")
+        page.wait_for_selector("body[data-conn=open]")
+        # The page pings every 15 s: this one is let go first.
+        banner = page.locator("#banner")
+        expect(banner).to_contain_text("You stopped watching", timeout=patience(20_000))
+        banner.get_by_role("button", name="Watch again").click()
+        page.wait_for_selector("body[data-conn=open]")
+        expect(banner).to_be_hidden()
+        assert page.get_attribute("body", "data-seat") == ""
+        watching = lambda: server.http.get(f"/api/tables/{table_id}").json()["spectators"] == 1  # noqa: E731
+        wait_until(watching, 10, "the page to take its place again")
+    finally:
+        server.stop()
+
+
+def _sign_in(context: BrowserContext, server: ServerThread, name: str) -> str:
+    """Sign the browser `context` in to a new profile called `name`; the device's secret."""
+    made = server.http.post("/api/profiles", json={"name": name})
+    assert made.status_code == 201, made.text
+    page = context.new_page()
+    page.goto(server.base + "/rules/pit")  # the site's storage, before any table
+    page.evaluate(
+        "signed => localStorage.setItem('pitkit.profile.v1', JSON.stringify(signed))", made.json()
+    )
+    page.close()
+    return str(made.json()["secret"])
+
+
+def _profile_seats(server: ServerThread, secret: str) -> list[tuple[str, int]]:
+    """The (table, seat) pairs the profile holds."""
+    held = server.http.get(
+        "/api/profiles/me/tables", headers={"Authorization": f"Bearer {secret}"}
+    ).json()
+    return [(t["id"], t["seat"]) for t in held]
+
+
+def test_a_signed_in_browser_sits_as_its_profile(browser: Browser, server: ServerThread) -> None:
+    """Opening an invitation while signed in takes the seat as the profile's, under the
+    profile's name (nobody asks for one); a seat taken before signing in becomes the
+    profile's when the table is opened again signed in."""
+    body = {"game": "pitty-pat", "seats": [None, None, "random"], "settings": {"bot_delay": 0}}
+    created = server.http.post("/api/tables", json=body).json()
+    table_id, invites = created["table"]["id"], [s["invite"] for s in created["seats"]]
+    signed, before = new_context(browser), new_context(browser, known=True)
+    try:
+        secret = _sign_in(signed, server, "Quinn Profile")
+        page = signed.new_page()
+        page.goto(invites[0])
+        page.wait_for_selector("body[data-seat='0'][data-conn=open]")
+        expect(page.locator(".seat[data-seat='0'] .seat-name")).to_contain_text("Quinn Profile")
+        expect(page.locator("#dialog[open]")).to_have_count(0)  # nobody asked for a name
+        assert _profile_seats(server, secret) == [(table_id, 0)]
+        # Seat 1 taken by a browser not signed in ("Tess"), which then signs in.
+        late = before.new_page()
+        late.goto(invites[1])
+        wait_state(late, "playing")
+        assert late.get_attribute("body", "data-seat") == "1"
+        secret = _sign_in(before, server, "Rue Profile")
+        late.reload()
+        wait_state(late, "playing")
+        assert late.get_attribute("body", "data-seat") == "1"
+        assert _profile_seats(server, secret) == [(table_id, 1)]
+        expect(late.locator(".seat[data-seat='1'] .seat-name")).to_contain_text("Tess")
+    finally:
+        signed.close()
+        before.close()

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 from pathlib import Path
+
+import sqlalchemy
 
 from pitkit.server.client import TableClient
 from tests.server.conftest import FAST, ServerThread, run
+from tests.waiting import wait_until
 
 
 async def _join(server: ServerThread, tid: str, token: str | None, name: str) -> TableClient:
@@ -130,6 +134,77 @@ def test_a_newcomer_gets_the_latest(tmp_path: Path, database: str) -> None:
             await bea.connect(name="Bea")
             welcome = await bea.recv_type("welcome")
             assert [m["text"] for m in welcome["chat"]] == ["line 2", "line 3", "line 4"]
+            for c in (ann, bea):
+                await c.close()
+
+        run(main())
+    finally:
+        server.stop()
+
+
+def test_zalgo_is_refused_and_accents_are_not(server: ServerThread) -> None:
+    """A pile of combining marks (which spills over the lines around it) is refused as
+    in names; a language's accents pass."""
+    created = server.create(game="ace-pit", seats=["open", "open"])
+    tid = created["table"]["id"]
+    tokens = [s["token"] for s in created["seats"]]
+
+    async def main() -> None:
+        ann = await _join(server, tid, tokens[0], "Ann")
+        bea = await _join(server, tid, tokens[1], "Bea")
+        await ann.send({"type": "chat", "text": "he" + "\u0301\u0300\u0302" * 50 + "llo"})
+        refused = await ann.recv_type("error")
+        assert refused["code"] == "bad_chat" and "marks on one letter" in refused["reason"]
+        assert await _quiet(bea, "said")
+        await ann.send({"type": "chat", "text": "Chúc mừng, Tiếng Việt"})
+        assert (await bea.recv_type("said"))["text"] == "Chúc mừng, Tiếng Việt"
+        for c in (ann, bea):
+            await c.close()
+
+    run(main())
+
+
+def _stored(database: str, tid: str) -> list[str]:
+    """The chat messages stored for table `tid`, oldest first."""
+    engine = sqlalchemy.create_engine(database)
+    try:
+        with engine.connect() as db:
+            rows = db.execute(
+                sqlalchemy.text("SELECT text FROM chat WHERE table_id = :t ORDER BY seq"),
+                {"t": tid},
+            )
+            return [row[0] for row in rows]
+    finally:
+        engine.dispose()
+
+
+def test_the_chat_is_kept_for_a_bounded_count_and_time(tmp_path: Path, database: str) -> None:
+    """Beyond `chat_stored` messages a table, and after `chat_days`, the older ones are
+    deleted when a new one is said; nobody joining is sent them."""
+    seconds = 2.0
+    limits = dataclasses.replace(
+        FAST, chat_rate=1000, chat_burst=1000, chat_stored=3, chat_days=seconds / 86400
+    )
+    server = ServerThread(tmp_path, limits, database=database)
+    try:
+        created = server.create(game="ace-pit", seats=["open", "open"])
+        tid, tokens = created["table"]["id"], [s["token"] for s in created["seats"]]
+
+        async def main() -> None:
+            ann = await _join(server, tid, tokens[0], "Ann")
+            for n in range(5):
+                await ann.send({"type": "chat", "text": f"line {n}"})
+                await ann.recv_type("said")
+            assert _stored(database, tid) == ["line 2", "line 3", "line 4"]
+            said = time.time()
+            wait_until(lambda: time.time() > said + seconds, 10, "the chat to grow old")
+            await ann.send({"type": "chat", "text": "fresh"})
+            await ann.recv_type("said")
+            assert _stored(database, tid) == ["fresh"]
+            bea = TableClient(server.base, tid, tokens[1])
+            await bea.connect(name="Bea")
+            welcome = await bea.recv_type("welcome")
+            assert [m["text"] for m in welcome["chat"]] == ["fresh"]
             for c in (ann, bea):
                 await c.close()
 

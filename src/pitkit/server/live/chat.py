@@ -6,9 +6,11 @@ Only words go by: never anything of the match.
 from __future__ import annotations
 
 import time
+import unicodedata
 
 from pitkit.server.live import messages
 from pitkit.server.live.conn import Conn
+from pitkit.server.live.names import MARKS, piled_marks
 from pitkit.server.live.protocol import ProtocolError
 from pitkit.server.live.room import Room
 from pitkit.server.live.seats import clean_name
@@ -32,8 +34,11 @@ class Chat:
         self.limits = limits
         self.store = store
         self.room = room
-        self.lines: list[ChatRecord] = kept[-limits.chat_kept :]
-        """The latest messages, oldest first."""
+        since = self._since()
+        self.lines: list[ChatRecord] = [line for line in kept if line.at >= since][
+            -limits.chat_kept :
+        ]
+        """The latest messages, oldest first (none older than the retention)."""
         self._seq = kept[-1].seq if kept else 0
 
     def hears(self, conn: Conn) -> bool:
@@ -54,8 +59,13 @@ class Chat:
             raise ProtocolError(
                 "bad_chat", f"a chat message is 1 to {most} characters, on one line"
             )
+        if piled_marks(unicodedata.normalize("NFC", clean)):
+            raise ProtocolError(
+                "bad_chat", f"a chat message has at most {MARKS} accents or marks on one letter"
+            )
         if not conn.said.take():
             raise ProtocolError("chat_too_fast")
+        conn.heard = time.monotonic()  # a spectator who speaks is there
         return clean
 
     async def say(self, conn: Conn, text: str) -> None:
@@ -65,7 +75,14 @@ class Chat:
         else:
             name = clean_name(conn.name, self.limits.name_chars) or "A spectator"
         said = ChatRecord(self._seq + 1, time.time(), conn.seat, name, text)
-        await self.store.run(storage.add_chat(self.table_id, said))
+        kept = self.limits.chat_stored
+        await self.store.run(storage.add_chat(self.table_id, said, kept, self._since()))
         self._seq = said.seq
-        self.lines = [*self.lines[-(self.limits.chat_kept - 1) :], said]
+        since = self._since()
+        recent = [line for line in self.lines[-(self.limits.chat_kept - 1) :] if line.at >= since]
+        self.lines = [*recent, said]
         self.room.send_all(messages.said(said), to=self.hears)
+
+    def _since(self) -> float:
+        """When the oldest message still kept was said, at the earliest (`chat_days`)."""
+        return time.time() - self.limits.chat_days * 86400

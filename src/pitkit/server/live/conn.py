@@ -55,6 +55,11 @@ class Conn:
         self.closed = False
         self.close_code = 1000
         self.opened = time.monotonic()
+        self.heard = self.opened
+        """When the client last showed it is there (`time.monotonic`): its hello, a
+        ping, a chat message. A spectator's page pings while it is shown."""
+        self.idle_timer: asyncio.TimerHandle | None = None
+        """A spectator's idleness check (`Room.watch_idle`)."""
         # A deque and one future to wake the pump: an asyncio.Queue costs several times
         # as much a message, and a table sends each action to every socket.
         self._outbox: deque[str | None] = deque()
@@ -64,6 +69,9 @@ class Conn:
         """Queue a message (a dict, or JSON text already encoded)."""
         if self.closed:
             return
+        if not isinstance(message, str) and message.get("type") == "pong":
+            # A pong answers the client's ping (web/play.py): the client is there.
+            self.heard = time.monotonic()
         if len(self._outbox) >= self.limits.outbox:
             self.close(4008)
             return

@@ -17,7 +17,7 @@ from pitkit.server.live.feed import Feed
 from pitkit.server.live.pacing import Pacing
 from pitkit.server.live.protocol import ProtocolError
 from pitkit.server.live.room import Room
-from pitkit.server.live.seats import Seat, clean_name
+from pitkit.server.live.seats import Seat, clean_name, name_clash, unclashed
 from pitkit.server.live.state import Setup, TableState
 from pitkit.server.ops.settings import Limits
 from pitkit.server.ops.tokens import hash_token, new_token
@@ -64,7 +64,7 @@ class Door:
         conn.joined = True
         if seat is None:
             conn.seat = None
-            self.room.spectators.add(conn)
+            self.room.watch(conn)
         else:
             conn.seat = seat.index
             seat.conns.add(conn)
@@ -78,6 +78,8 @@ class Door:
             self.pacing.restart_turn()  # after a restart, or a player's return
         self.feed.catch_up(conn, match_no, version)
         self.feed.table()
+        if seat is not None and len(seat.conns) > 1:
+            self._tell_devices(seat, conn)
         if self.pacing.pause is not None and seat is not None:
             self.pacing.broadcast()  # one more person to wait for, or back ready
 
@@ -104,10 +106,11 @@ class Door:
         """Claim the open seat of an invitation over HTTP (or rename one's own);
         returns the seat, and its new secret when it was claimed."""
         seat = self._seat_of(token)
-        secret = None
+        secret, old = None, self._named(seat)
         if seat.kind == "open" or self._checked(name):
             secret = await self._claim(seat, name)
         self.feed.table()
+        self._tell_rename(seat, old)
         return seat.index, secret
 
     def _seat_of(self, token: str) -> Seat:
@@ -135,6 +138,10 @@ class Door:
         clean = self._checked(name) or (
             seat.name if seat.kind == "player" and seat.name else f"Player {seat.index + 1}"
         )
+        if seat.kind == "open":
+            clean = unclashed(self.room.seats, seat.index, clean, self.limits.name_chars)
+        elif (clash := name_clash(self.room.seats, seat.index, clean)) is not None:
+            raise ProtocolError("bad_name", clash)  # a rename: the player picks again
         secret = new_token() if seat.kind == "open" else None
         digest = hash_token(secret) if secret is not None else seat.token_hash
         claimed = SeatRecord(seat.index, "player", None, clean, digest)
@@ -169,9 +176,45 @@ class Door:
                 f"you sit at this table already, in seat {elsewhere[0] + 1}: continue "
                 "there (one player, one seat)",
             )
+        old = self._named(seat)
         secret = await self._claim(seat, name, profile)
         self.feed.table()
+        self._tell_rename(seat, old)
         return seat.index, secret
+
+    def _tell_devices(self, seat: Seat, conn: Conn) -> None:
+        """A seat opened on one more device (its link to continue elsewhere, a second
+        tab): every one of them plays it, and each is told so, the older ones first."""
+        others = [c for c in seat.conns if c is not conn]
+        self.room.tell_some(
+            others,
+            "Your seat was just opened on another device too: both play it. "
+            "Close this page if you play on there",
+        )
+        self.room.tell_some(
+            [conn],
+            "Your seat is open on another device too: both play it. "
+            "Close the page you no longer use",
+        )
+
+    @staticmethod
+    def _named(seat: Seat) -> str | None:
+        """The name a player's seat goes by (None: no player sits there)."""
+        return seat.label if seat.kind == "player" else None
+
+    def _tell_rename(self, seat: Seat, old: str | None) -> None:
+        """Tell everyone that the player in `seat`, called `old` before, renamed
+        themselves (nothing if they were not seated before, or kept their name)."""
+        new = seat.label
+        if old is None or old == new:
+            return
+        self.room.tell(
+            lambda reader: (
+                f"You are now called {new}"
+                if reader == seat.index
+                else f"{old} is now called {new}"
+            )
+        )
 
     async def hand_over(self, profile: str) -> tuple[int, str]:
         """Give the seat `profile` holds here a new secret, returned, for the device
@@ -193,6 +236,7 @@ class Door:
     def detach(self, conn: Conn) -> None:
         """Forget a closed connection; a player's seat starts its absence timer."""
         self.room.spectators.discard(conn)
+        self.room.forget_idle(conn)
         if conn.seat is not None:
             seat = self.room.seats[conn.seat]
             seat.conns.discard(conn)

@@ -78,7 +78,7 @@ class Feed:
             to_act=sorted(match.to_act) if match is not None else [],
             seats=self.room.seats,
             spectators=len(self.room.spectators),
-            outcome=self.narrator(None).with_names(outcome.summary) if outcome else None,
+            outcome=messages.in_names(outcome.summary, self.narrator(None)) if outcome else None,
             problem=state.problem,
             created=setup.created,
         )

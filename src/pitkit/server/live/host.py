@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pitkit.server.live.bots import BotSeats
 from pitkit.server.live.conn import Conn
 from pitkit.server.live.room import Room, Words
-from pitkit.server.live.seats import KINDS, Seat, clean_name
+from pitkit.server.live.seats import KINDS, Seat, clean_name, name_clash, unclashed
 from pitkit.server.live.state import Setup, TableState
 from pitkit.server.live.thinking import Thinker
 from pitkit.server.ops.settings import Limits
@@ -106,6 +106,8 @@ class Host:
         the seat's old token stops working and its sockets are closed, as when a
         player opens their seat on another device."""
         seat = self._changeable(index)
+        if self.settings.event is None:  # an event's names are its own, told apart there
+            name = unclashed(self.room.seats, index, name, self.limits.name_chars)
         token = new_token()
         new = SeatRecord(index, "player", None, name, hash_token(token))
         await self._save(new)
@@ -125,6 +127,9 @@ class Host:
         clean = clean_name(name, self.limits.name_chars)
         if clean is None:
             raise ValueError("a name needs at least one printable character")
+        clash = name_clash(self.room.seats, index, clean)
+        if clash is not None:
+            raise ValueError(clash)
         old = seat.label
         await self._save(SeatRecord(index, "player", None, clean, seat.token_hash))
         seat.name = clean

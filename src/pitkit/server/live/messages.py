@@ -40,6 +40,8 @@ __all__ = [
     "Clocks",
     "ack",
     "earlier_hands",
+    "full_stops",
+    "in_names",
     "lost_race",
     "named",
     "narrator",
@@ -73,6 +75,20 @@ def narrator(labels: Sequence[str], seat: int | None) -> Narrator:
     return Narrator.named(list(labels), seat)
 
 
+def full_stops(text: str, say: Narrator) -> str:
+    """`text` without the second full stop that a name ending in one ("Cyd R.") leaves
+    before the sentence's own: "Ann passes to Cyd R." and not "... Cyd R.."."""
+    for name in {name for name in say.names if name.endswith(".")}:
+        text = text.replace(name + ".", name)
+    return text
+
+
+def in_names(text: str, say: Narrator) -> str:
+    """An engine's sentence with the seats called by name (`Narrator.with_names`),
+    its full stops right (`full_stops`)."""
+    return full_stops(say.with_names(text), say)
+
+
 def named(view: dict[str, Any], say: Narrator) -> dict[str, Any]:
     """`view` with the engine's sentences in it (each hand's result, the
     outcomes, a score sheet's notes) calling the seats by name, the reader "you".
@@ -84,11 +100,11 @@ def named(view: dict[str, Any], say: Narrator) -> dict[str, Any]:
         view["match"] = record = {**record}
         if record.get("outcome"):
             record["outcome"] = _named_outcome(record["outcome"], say)
-        record["results"] = [say.with_names(text) for text in record["results"]]
+        record["results"] = [in_names(text, say) for text in record["results"]]
         sheet = record.get("sheet")
         if sheet and sheet.get("lines"):
             lines = [
-                {**line, "note": say.with_names(line["note"])} if line.get("note") else line
+                {**line, "note": in_names(line["note"], say)} if line.get("note") else line
                 for line in sheet["lines"]
             ]
             record["sheet"] = {**sheet, "lines": lines}
@@ -96,12 +112,16 @@ def named(view: dict[str, Any], say: Narrator) -> dict[str, Any]:
 
 
 def _named_outcome(outcome: dict[str, Any], say: Narrator) -> dict[str, Any]:
-    return {**outcome, "summary": say.with_names(outcome["summary"])}
+    return {**outcome, "summary": in_names(outcome["summary"], say)}
 
 
 def worded(game: Game, events: list[dict[str, Any]], say: Narrator) -> list[GameEvent]:
     """Events as one seat saw them, each with its words (`Game.narrate`) in ``text``."""
-    return [cast(GameEvent, {**event, "text": game.narrate(event, say)}) for event in events]
+    out = []
+    for event in events:
+        text = game.narrate(event, say)
+        out.append(cast(GameEvent, {**event, "text": full_stops(text, say) if text else text}))
+    return out
 
 
 def seat_view(match: Match[Any, Any], seat: int | None, say: Narrator) -> GameView:
@@ -238,7 +258,7 @@ def earlier_hands(
         entry: EarlierHand = {"hand": number, "events": []}
         if index < len(hands) - full:
             if results is not None:
-                entry["summary"] = say.with_names(results[index].summary)
+                entry["summary"] = in_names(results[index].summary, say)
             events = match.log[end - 1 : end]  # the scores alone
         else:
             events = match.log[max(first, end - most) : end]
@@ -303,7 +323,7 @@ def ack(ident: str | int | None, number: int, version: int) -> AckMessage:
 
 def timed_out(seat: int, say: Narrator) -> TimedOutMessage:
     """A person's turn at `seat` ran out, and the stand-in bot moved for them."""
-    text = say.with_names(f"time ran out: a bot played for seat {seat}")
+    text = in_names(f"time ran out: a bot played for seat {seat}", say)
     return {"type": "timed_out", "seat": seat, "text": text[:1].upper() + text[1:]}
 
 

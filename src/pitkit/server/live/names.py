@@ -14,10 +14,11 @@ Indic scripts spell words with them, and emoji sequences (👩‍💻) are joine
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 from pitkit.tournaments.log import control_character
 
-__all__ = ["MARKS", "BadNameError", "check_name", "skeleton"]
+__all__ = ["MARKS", "BadNameError", "check_name", "look_alike", "piled_marks", "skeleton"]
 
 MARKS = 4
 """Combining marks one character may carry: enough for Vietnamese or Hebrew with its
@@ -60,12 +61,20 @@ def check_name(text: str, limit: int, what: str = "a name") -> str:
         raise BadNameError(f"{what} needs at least one letter")
     if len(tidy) > limit:
         raise BadNameError(f"{what} has at most {limit} characters")
+    if piled_marks(tidy):
+        raise BadNameError(f"{what} has at most {MARKS} accents or marks on one letter")
+    return tidy
+
+
+def piled_marks(text: str) -> bool:
+    """Whether `text` (composed, NFC) piles more than `MARKS` combining marks on one
+    letter ("Zalgo" text): refused in names and in a table's chat alike."""
     run = 0
-    for ch in tidy:
+    for ch in text:
         run = run + 1 if unicodedata.category(ch)[0] == "M" else 0
         if run > MARKS:
-            raise BadNameError(f"{what} has at most {MARKS} accents or marks on one letter")
-    return tidy
+            return True
+    return False
 
 
 # Greek and Cyrillic letters that look like Latin ones, by case (mapped before case is
@@ -97,3 +106,9 @@ def skeleton(name: str) -> str:
         ch for ch in unicodedata.normalize("NFD", plain) if unicodedata.category(ch)[0] != "M"
     )
     return " ".join(bare.translate(_LOOK_ALIKES).split())
+
+
+def look_alike(name: str, others: Iterable[str]) -> str | None:
+    """The first of `others` that looks the same as `name` (one `skeleton`), if any."""
+    mine = skeleton(name)
+    return next((other for other in others if skeleton(other) == mine), None)

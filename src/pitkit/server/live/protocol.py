@@ -59,6 +59,7 @@ ERRORS: dict[str, str] = {
     "seat_changed": "the action was meant for another seat than this connection holds now",
     "bad_name": "a name is 1 to 40 printable characters, with a few marks on a letter at most",
     "profile_seated": "this profile sits at this table already, in another seat",
+    "idle": "you stopped watching: this page sent nothing for a long while",
 }
 
 

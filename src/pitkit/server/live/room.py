@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import time
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any, TypeVar
 
@@ -29,15 +30,23 @@ Words = Callable[[int | None], str]
 class Room:
     """The seats and spectators of one table, and the sockets that hold them."""
 
-    def __init__(self, seats: list[Seat], away_timeout: float, on_away: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        seats: list[Seat],
+        away_timeout: float,
+        on_away: Callable[[], None],
+        spectator_idle: float = 0.0,
+    ) -> None:
         """`away_timeout`: seconds after a player's last socket closes before the player
-        is away (0: never); `on_away` is called when one is."""
+        is away (0: never); `on_away` is called when one is. `spectator_idle`: seconds
+        a spectator's socket may send nothing before it is closed (0: never)."""
         self.seats = seats
         self.spectators: set[Conn] = set()
         self.claimed: dict[str, int] = {}
         """Invitations (by hash) whose seat was claimed since the server started: the
         seat they opened, to say it is taken."""
         self._away_timeout = away_timeout
+        self._spectator_idle = spectator_idle
         self._on_away = on_away
         self._stopped = False
 
@@ -110,12 +119,13 @@ class Room:
         """Send every socket a `notice`: what the host did, a sentence in words for its
         seat (`words(seat)`: "you" for the seat concerned, its name for the others)."""
 
-        def notice(seat: int | None) -> dict[str, Any]:
-            said = words(seat)
-            said += "" if said.endswith((".", "!", "?")) else "."  # "renamed you Ann B."
-            return {"type": "notice", "text": said}
+        self.send_each(lambda conn: conn.seat, lambda seat: _notice(words(seat)))
 
-        self.send_each(lambda conn: conn.seat, notice)
+    def tell_some(self, conns: list[Conn], said: str) -> None:
+        """Send the sockets `conns` a `notice` (`said`, a sentence)."""
+        text = dumps(_notice(said))
+        for conn in conns:
+            conn.send(text)
 
     def let_go(self, seat: Seat, why: str, conns: list[Conn] | None = None) -> None:
         """Close sockets holding `seat` (by default all of them), each told `why` first
@@ -157,3 +167,42 @@ class Room:
         """Stop the absence timers, for good (the server shuts down)."""
         self._stopped = True
         self.stop_timers()
+        for conn in self.spectators:
+            self.forget_idle(conn)
+
+    # -- idle spectators ------------------------------------------------------------
+
+    def watch(self, conn: Conn) -> None:
+        """Take `conn` in as a spectator: it is closed once it sends nothing for
+        `spectator_idle` seconds (a seat's socket never is: its player may think)."""
+        self.spectators.add(conn)
+        if self._spectator_idle > 0 and not self._stopped:
+            self._check_idle(conn)
+
+    def forget_idle(self, conn: Conn) -> None:
+        """Stop watching `conn`'s idleness (it left, or the server stops)."""
+        if conn.idle_timer is not None:
+            conn.idle_timer.cancel()
+            conn.idle_timer = None
+
+    def _check_idle(self, conn: Conn) -> None:
+        """Close a spectator's socket silent for `spectator_idle` seconds (told first:
+        `idle`, then close code 4010), else look again when it would be."""
+        conn.idle_timer = None
+        if conn not in self.spectators or conn.closed or self._stopped:
+            return
+        left = conn.heard + self._spectator_idle - time.monotonic()
+        if left > 0:
+            loop = asyncio.get_running_loop()
+            conn.idle_timer = loop.call_later(left, self._check_idle, conn)
+            return
+        minutes = max(1, round(self._spectator_idle / 60))
+        conn.send(error("idle", f"you stopped watching: this page sent nothing for {minutes} min"))
+        conn.close(4010)
+
+
+def _notice(said: str) -> dict[str, Any]:
+    """A `notice` of `said`, ended by a full stop unless it ends already ("renamed you
+    Ann B.", not "Ann B..")."""
+    said += "" if said.endswith((".", "!", "?")) else "."
+    return {"type": "notice", "text": said}

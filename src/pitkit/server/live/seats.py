@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
 from pitkit.server.live.conn import Conn
-from pitkit.server.live.names import check_name
+from pitkit.server.live.names import check_name, look_alike
 from pitkit.server.live.wire import SeatInfo, SeatKind
 from pitkit.server.store.storage import SeatRecord
 
-__all__ = ["BOT_NAMES", "KINDS", "Seat", "clean_name"]
+__all__ = [
+    "BOT_NAMES",
+    "KINDS",
+    "TAKEN_WORDS",
+    "Seat",
+    "clean_name",
+    "name_clash",
+    "unclashed",
+]
 
 #: The names bots go by at a table, by seat.
 BOT_NAMES = ("Ada", "Bix", "Cyd", "Dee", "Eko", "Fen", "Gil", "Hal", "Ivy", "Jax")
@@ -91,3 +100,42 @@ def clean_name(name: str | None, limit: int) -> str | None:
     if name is None or not name.strip():
         return None
     return check_name(name, limit)
+
+
+#: Words the table's own sentences use for people ("The host renamed you", "A
+#: spectator"): a player going by one of them would pass for someone else.
+TAKEN_WORDS = ("Host", "The host", "You", "A spectator", "Spectator")
+
+
+def name_clash(seats: Sequence[Seat], index: int, name: str) -> str | None:
+    """Why the player in seat `index` may not go by `name` at this table, if they may
+    not: another seat shows that name, or one that looks the same (`names.skeleton`:
+    "ΗOST" for "HOST", "Bob" for "bob"), or the table's sentences use it for someone."""
+    others = {seat.label: seat for seat in seats if seat.index != index}
+    same = look_alike(name, others)
+    if same is not None and others[same].kind == "open":
+        return "that is what the table calls an open seat: pick another name"
+    if same is not None:
+        # Said without a seat number: a socket's refusals name seats by their names.
+        looks = "is" if same == name else f"looks the same as {same}, who is"
+        return f"{name} {looks} at this table already: pick a name that looks different"
+    word = look_alike(name, TAKEN_WORDS)
+    if word is not None:
+        return f"the table calls someone else {word!r}: pick another name"
+    return None
+
+
+def unclashed(seats: Sequence[Seat], index: int, name: str, limit: int) -> str:
+    """`name` for the player taking seat `index`, told apart from the other seats'
+    (`name_clash`): as it is if nobody goes by it here, else with the first number
+    that makes it distinct ("Tess 2": two tabs of one browser, which knows one name,
+    may take two seats), or "Player n" for the table's own words ("Host")."""
+    if look_alike(name, TAKEN_WORDS) is not None:
+        name = f"Player {index + 1}"
+    number = 1
+    tried = name
+    while name_clash(seats, index, tried) is not None:
+        number += 1
+        suffix = f" {number}"
+        tried = name[: limit - len(suffix)].rstrip() + suffix
+    return tried

@@ -102,7 +102,9 @@ class Table:
             Seat(s.seat, s.kind, s.bot, s.name, s.token_hash)
             for s in sorted(record.seats, key=lambda s: s.seat)
         ]
-        self.room = room = Room(seats, self.settings.away_timeout, self._went_away)
+        self.room = room = Room(
+            seats, self.settings.away_timeout, self._went_away, limits.spectator_idle_seconds
+        )
         pace = Pace(self._bot_plays, self._hand_started, self._turn_ran_out)
         self.pacing = pacing = Pacing(setup, limits, state, room, pace)
         self.bots = BotSeats(setup, thinker, state, room, pacing, self.act)

@@ -71,6 +71,7 @@ ErrorCode = Literal[
     "closed",
     "game_over",
     "hello_first",
+    "idle",
     "illegal",
     "lost_race",
     "malformed",

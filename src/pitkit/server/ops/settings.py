@@ -146,6 +146,15 @@ class Limits:
     """Longest chat message."""
     chat_kept: int = 100
     """Chat messages a client gets on joining (the latest)."""
+    chat_stored: int = 1000
+    """Chat messages stored for one table (the latest): an older one is deleted as a
+    new one is said."""
+    chat_days: float = 30.0
+    """Days a table's chat message is kept: older ones are deleted as a new one is said,
+    and nobody joining is sent them."""
+    spectator_idle_seconds: float = 900.0
+    """A spectator's socket that sends nothing this long is closed (its page pings every
+    15 s while it is shown); a player's socket never is."""
     chat_rate: float = 1.0
     """Chat messages a connection may send per second, on average."""
     chat_burst: int = 5

@@ -41,7 +41,9 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
+    or_,
     select,
     text,
     update,
@@ -971,10 +973,19 @@ def append_step(
     return _StepJob(row, outcome)
 
 
-def add_chat(table_id: str, said: ChatRecord) -> Callable[[Connection], None]:
-    """A job that stores one chat message."""
+def add_chat(
+    table_id: str, said: ChatRecord, kept: int, since: float
+) -> Callable[[Connection], None]:
+    """A job that stores one chat message, and deletes the table's messages beyond the
+    latest `kept`, and those said before `since` (its chat's retention)."""
 
     def job(conn: Connection) -> None:
+        conn.execute(
+            delete(chat_t).where(
+                chat_t.c.table_id == table_id,
+                or_(chat_t.c.seq <= said.seq - kept, chat_t.c.at < since),
+            )
+        )
         conn.execute(
             chat_t.insert().values(
                 table_id=table_id,

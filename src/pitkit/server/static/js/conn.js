@@ -5,21 +5,28 @@
 
 // Close codes after which trying again cannot help.
 /** @type {Record<number, string>} */
-const FINAL = {
+export const FINAL = {
   4404: 'There is no such table.',
   4003: 'The host gave your seat to someone else.',
   1008: 'The server closed the connection: too many messages.',
+  4010: 'You stopped watching: this page was hidden for a long while.',
 };
+
+/** The close code of a spectator let go for sending nothing for a long while. */
+export const IDLE_CLOSE = 4010;
 
 /**
  * What the socket tells its owner. hello(): the hello message to send (it holds the
  * last version seen); message(m): each message from the server; state(name, detail):
  * 'connecting' (detail: the attempt), 'open', 'down' (retrying, detail: seconds until
- * the next try) or 'final' (detail: why).
+ * the next try) or 'final' (detail: why). watching(): whether the page only watches
+ * (a spectator's page pings only while it is shown, so that a hidden one gives its
+ * place up after a while: docs/protocol.md).
  * @typedef {{
  *   hello: () => Record<string, unknown>,
  *   message: (message: import('./wire.js').ServerMessage) => void,
  *   state: (state: 'connecting' | 'open' | 'down' | 'final', detail?: number | string) => void,
+ *   watching?: () => boolean,
  * }} SocketHooks
  */
 
@@ -135,6 +142,7 @@ export class TableSocket {
         this.drop();
         return;
       }
+      if (document.visibilityState === 'hidden' && this.hooks.watching?.()) return;
       if (this.pongDue === null && this.send({type: 'ping', id: `ping-${++n}`})) {
         this.pongDue = Date.now() + 10000;
       }

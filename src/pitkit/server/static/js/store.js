@@ -8,7 +8,7 @@ const KEY = 'pitkit.v1';
 /**
  * What this browser keeps of a table: the seat token, the host token, the
  * invitation links by seat, the game, when it was last seen.
- * @typedef {{token?: string, host?: string, invites?: Record<string, string>, game?: string, seen?: number}} TableRecord
+ * @typedef {{token?: string, host?: string, invites?: Record<string, string>, game?: string, seen?: number, profile?: string}} TableRecord
  */
 
 /**

@@ -3,9 +3,10 @@
 // where it has one (js/games/<registry name>.js, declared by js/games/contract.js).
 // This file starts it: the seat's token, the buttons, the keyboard, the socket.
 import {addSprite} from './cards.js';
-import {api} from './dom.js';
+import {ApiError, api, errorText, toast} from './dom.js';
 import {TableSocket} from './conn.js';
 import * as store from './store.js';
+import {signedIn, sitAs} from './profile.js';
 import {S, draw, link, setPainter} from './table/state.js';
 import {COMPACT} from './table/seats.js';
 import {hello, watchdog} from './table/send.js';
@@ -54,6 +55,33 @@ async function greet() {
   await askName('Take your seat', 'You are invited to play. What should the others call you?', 'Sit down');
 }
 
+/**
+ * A signed-in browser takes its seat as its profile's (docs/profiles.md): an
+ * invitation's open seat is claimed under the profile's name, and a seat this browser
+ * took before signing in becomes the profile's, once. Returns the seat's token to say
+ * hello with (the seat's own secret, for an invitation claimed), or null when the
+ * profile could not take it (the page then goes on as for anyone).
+ * @param {string} token
+ * @param {boolean} fresh  an invitation this browser has not used yet
+ * @returns {Promise<string | null>}
+ */
+async function sitAsProfile(token, fresh) {
+  const signed = signedIn();
+  const record = store.tableRecord(S.tableId);
+  if (!signed || (!fresh && record && record.profile === signed.profile.id)) return null;
+  try {
+    const sat = await sitAs(S.tableId, token);
+    const secret = sat.token || token;
+    store.updateTable(S.tableId, {token: secret, profile: signed.profile.id});
+    if (secret !== token) history.replaceState(null, '', `#token=${encodeURIComponent(secret)}`);
+    return secret;
+  } catch (error) {
+    // One profile, one seat a table: say why, and go on as anyone would.
+    if (error instanceof ApiError && error.status === 409) toast(errorText(error));
+    return null;
+  }
+}
+
 async function start() {
   addSprite();
   setPainter(paint);
@@ -68,14 +96,16 @@ async function start() {
     return;
   }
   const {token, fresh} = readToken();
-  S.token = token;
-  if (fresh) await greet();
+  const mine = token ? await sitAsProfile(token, fresh) : null;
+  S.token = mine || token;
+  if (fresh && !mine) await greet();
   document.getElementById('invite')?.addEventListener('click', showInvite);
   document.getElementById('rename')?.addEventListener('click', rename);
   watchDialog();
   startEffects();
   document.addEventListener('keydown', onKey);
-  const socket = new TableSocket(S.tableId, {hello, message: onMessage, state: onState});
+  const watching = () => S.seat == null;
+  const socket = new TableSocket(S.tableId, {hello, message: onMessage, state: onState, watching});
   link.socket = socket;
   setInterval(watchdog, 1000);
   // For tests and the curious: the state, and a way to drop the connection.

@@ -108,7 +108,7 @@ export interface EarlierHand {
 }
 
 /** Why a message was refused (docs/protocol.md, "Error codes"). */
-export type ErrorCode = "already_joined" | "bad_action" | "bad_chat" | "bad_name" | "bad_token" | "bad_version" | "between_hands" | "chat_too_fast" | "closed" | "game_over" | "hello_first" | "illegal" | "lost_race" | "malformed" | "no_chat" | "no_match" | "no_pause" | "no_table" | "not_over" | "not_your_turn" | "profile_seated" | "rate_limited" | "seat_changed" | "server_error" | "spectator" | "stale" | "table_full" | "too_large" | "unconfirmed" | "unknown_type";
+export type ErrorCode = "already_joined" | "bad_action" | "bad_chat" | "bad_name" | "bad_token" | "bad_version" | "between_hands" | "chat_too_fast" | "closed" | "game_over" | "hello_first" | "idle" | "illegal" | "lost_race" | "malformed" | "no_chat" | "no_match" | "no_pause" | "no_table" | "not_over" | "not_your_turn" | "profile_seated" | "rate_limited" | "seat_changed" | "server_error" | "spectator" | "stale" | "table_full" | "too_large" | "unconfirmed" | "unknown_type";
 
 /** A message was refused; nothing changed. */
 export interface ErrorMessage {

@@ -8,7 +8,7 @@ import {pick} from '../picker.js';
 import {S, clearSelection, draw, realtime, selectByNames} from './state.js';
 import {seatName} from './seats.js';
 import {ctx} from './ctx.js';
-import {act, askRematch, canAct} from './send.js';
+import {act, askRematch, canAct, hosting, startRematchNow} from './send.js';
 
 /** @typedef {import('../games/contract.js').ParsedAction} ParsedAction */
 /** @typedef {import('../games/contract.js').Content} Content */
@@ -91,6 +91,11 @@ export function drawMine() {
     const asked = S.table.seats[S.seat ?? 0]?.rematch;
     items.push(h('button', {type: 'button', class: 'primary rematch', disabled: !!asked, onclick: askRematch},
       asked ? 'Waiting for the others…' : 'Play again'));
+    // Only the host may start without everyone's yes, and the button says so.
+    if (asked && hosting()) {
+      items.push(h('button', {type: 'button', class: 'rematch-now', onclick: startRematchNow},
+        'Start now, without waiting'));
+    }
   }
   if (selected.length) {
     items.push(h('button', {type: 'button', class: 'clear', onclick: () => clearSelection()}, 'Clear ', h('kbd', {}, 'Esc')));

@@ -2,7 +2,7 @@
 // Drawing the whole page from the state: the body's data attributes (which the tests
 // and the stylesheet read), the header, the connection, then each part's own drawing.
 import {h, plural} from '../dom.js';
-import {S, link, realtime} from './state.js';
+import {S, draw, link, realtime} from './state.js';
 import {seatName} from './seats.js';
 import {ctx} from './ctx.js';
 import {canAct} from './send.js';
@@ -79,6 +79,18 @@ const CONN_TEXTS = {
   replay: 'Replay',
 };
 
+/** What a page whose socket is closed for good offers: to watch again (a spectator let
+ * go for idleness), else the lobby. */
+function finalChoice() {
+  if (!S.idle) return h('a', {href: '/'}, 'Back to the lobby');
+  return h('button', {type: 'button', onclick: () => {
+    S.final = null;
+    S.idle = false;
+    link.socket?.start();
+    draw();
+  }}, 'Watch again');
+}
+
 function drawConnection() {
   const pill = document.getElementById('conn');
   const banner = document.getElementById('banner');
@@ -91,7 +103,7 @@ function drawConnection() {
   else if (S.conn === 'connecting' && S.view) message = 'Reconnecting…';
   banner.hidden = !message;
   if (message) {
-    banner.replaceChildren(message, S.final ? h('a', {href: '/'}, 'Back to the lobby') : h('button', {
+    banner.replaceChildren(message, S.final ? finalChoice() : h('button', {
       type: 'button', onclick: () => link.socket?.retryNow(),
     }, 'Try now'));
   }

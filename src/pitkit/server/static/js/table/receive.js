@@ -18,6 +18,7 @@ import {closeDialog, showOver, showSummary} from './dialogs.js';
 import {addSaid, setChat} from './chat.js';
 import {react} from './effects.js';
 import {hello, requestSync} from './send.js';
+import {FINAL, IDLE_CLOSE} from '../conn.js';
 
 /** @typedef {import('../wire.js').ErrorMessage} ErrorMessage */
 /** @typedef {import('../wire.js').GameEvent} GameEvent */
@@ -49,6 +50,7 @@ export function onState(state, detail) {
       return;
     }
     S.final = why;
+    S.idle = detail === FINAL[IDLE_CLOSE];
   }
   draw();
 }
@@ -271,11 +273,13 @@ function onError(m) {
   if (m.code === 'bad_token' && S.seat == null && S.token) {
     // The seat link no longer works (claimed by someone else, or reopened by the host): watch instead.
     const taken = m.reason.includes('taken');
+    // A server restarted since forgets whose the seat is: say both ways it can be gone.
     watchInstead(taken ? sentence(m.reason)
-      : 'This seat link no longer works: the host gave the seat to someone else. You are watching.');
+      : 'This seat link no longer opens a seat: the player invited took it, or the host gave it to someone else. You are watching.');
     link.socket?.send(hello());
     return;
   }
+  if (m.code === 'idle') return; // the socket closes next, and the banner says why
   if (m.code === 'rate_limited') {
     // The server dropped one message without saying which: neither an action nor a
     // view request in flight will be answered.

@@ -3,7 +3,7 @@
 // actions, the full view when the page falls out of step, ready, a rematch; and the
 // watchdog that never lets the page wait for an answer that will not come.
 // (What the server sends, and the windows it opens, are js/table/receive.js's.)
-import {api, toast} from '../dom.js';
+import {api, errorText, toast} from '../dom.js';
 import * as store from '../store.js';
 import {S, draw, link, realtime} from './state.js';
 
@@ -93,14 +93,27 @@ export function judge(args) {
   return verdict;
 }
 
-/** Ask for another match (the host need not wait for everyone's yes). */
+/** Ask for another match: it starts once every player here has asked. */
 export function askRematch() {
   link.socket?.send({type: 'rematch', id: 'rematch'});
+  toast('Asked for another game: it starts when every player here agrees.', 'info');
+}
+
+/** Whether this browser hosts the table (it holds the host's token). */
+export function hosting() {
   const record = store.tableRecord(S.tableId);
-  if (record && record.host) {
-    api(`/api/tables/${S.tableId}/rematch`, {method: 'POST', token: record.host}).catch(() => {});
+  return !!(record && record.host);
+}
+
+/** The host starts the next match now, without waiting for the others' yes. */
+export async function startRematchNow() {
+  const record = store.tableRecord(S.tableId);
+  if (!record || !record.host) return;
+  try {
+    await api(`/api/tables/${S.tableId}/rematch`, {method: 'POST', token: record.host});
+  } catch (error) {
+    toast(errorText(error));
   }
-  toast('Asked for another game: it starts when every player agrees.', 'info');
 }
 
 /** Never stay stuck waiting for an answer that will not come. */

@@ -41,6 +41,7 @@
  *   which seat (null: all-seeing); null at the table itself
  * @property {number | string | undefined} connDetail  seconds to the next try, or why final
  * @property {string | null} final         why the page gave up (shown in the banner)
+ * @property {boolean} idle                whether it gave up as a spectator let go for idleness
  *
  * The game:
  * @property {GameInfo | null} info        the game as GET /api/games lists it
@@ -94,6 +95,7 @@ export const S = {
   replay: null,
   connDetail: undefined,
   final: null,
+  idle: false,
   info: null,
   game: null,
   match: null,
