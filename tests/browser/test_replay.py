@@ -105,6 +105,7 @@ def test_a_reload_keeps_the_sheet_and_history_and_the_match_replays(
 
     # The lobby links a finished table's replay.
     page.goto(f"{server.base}/")
+    page.locator("#finished-box summary").click()  # finished tables, folded away at first
     item = page.locator(f"li[data-table='{table_id}']")
     link = f"/t/{table_id}#replay=1&as=all"
     expect(item.get_by_role("link", name="Replay")).to_have_attribute("href", link)

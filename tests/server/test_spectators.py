@@ -40,10 +40,11 @@ def test_idle_spectators_are_let_go_and_pinging_ones_stay(tmp_path: Path, databa
             await player.connect(name="Ann")
             await player.recv_type("welcome")
             quiet, pinging = TableClient(server.base, tid), TableClient(server.base, tid)
+            # Before the quiet one's socket opens: its idle time counts from then.
+            began = time.monotonic()
             for client in (quiet, pinging):
                 await client.connect(name="W")
                 await client.recv_type("welcome")
-            began = time.monotonic()
 
             async def ping() -> None:
                 for n in range(100):
