@@ -139,7 +139,7 @@ def test_what_a_clone_has_seen_is_its_own(name: str) -> None:
         assert each.match is not None
         for seat in range(players):
             lines = [json.dumps(e.seen_by(seat), sort_keys=True) for e in each.match.log]
-            assert each.information_state_string(seat) == "\n".join(lines)
+            assert each.information_state_string(seat) == "\n".join([f'{{"seat": {seat}}}', *lines])
             last = each.information_state_tensor(seat)[6 * width : 7 * width]
             assert last == each.observation_tensor(seat)
 

@@ -6,20 +6,27 @@
 >>> game = pyspiel.load_game("python_pitkit_ace_pit", {"hands": 1})
 
 Each game is registered as ``python_pitkit_<game>`` (``pits``, ``ace_pit``,
-``pitty_pat``, ``pitch``) with three parameters: ``players`` (the game's
-usual number), ``hands`` (1): a match of that many hands, other rules as
-their defaults; and ``recall``, the most moves a hand may fill of the
-information-state tensor. Real-time Pit has no turns, and so no OpenSpiel game.
+``pitty_pat``, ``pitch``) with five parameters: ``players`` (the game's
+usual number), ``hands`` (1): a match of that many hands; ``recall``, the
+most moves a hand may fill of the information-state tensor; ``rules``, rule
+options as ``name:value`` words (none: the defaults); and ``chance``,
+``seed`` or ``deals``. Real-time Pit has no turns, and so no OpenSpiel game.
 
-Chance is explicit: the first `SEED_BYTES` moves of every game are chance's,
-each a byte of the match's 64-bit seed, 256 outcomes uniformly; every
-shuffle of the match then follows from the seed inside pitkit's `Chance`,
-exactly as pitkit deals a match from a seed. A history of ids replays to
-the same state (serialization, cloning), and each chance node lists 256
-outcomes, built once. Why not a sampled chance node: OpenSpiel cannot
-serialize or pickle a Python game with sampled chance (its Python games
-have no generator state to save). Why not a chance node a card: the
-engines deal inside their states.
+Chance is explicit. By default (``chance=seed``) the first `SEED_BYTES`
+moves of every game are chance's, each a byte of the match's 64-bit seed,
+256 outcomes uniformly; every shuffle of the match then follows from the
+seed inside pitkit's `Chance`, exactly as pitkit deals a match from a seed.
+A history of ids replays to the same state (serialization, cloning), and
+each chance node lists 256 outcomes, built once. Why not a sampled chance
+node: OpenSpiel cannot serialize or pickle a Python game with sampled
+chance (its Python games have no generator state to save). Why not a
+chance node a card: the engines deal inside their states.
+
+With ``chance=deals`` (one hand of a cut deck: the tiny variants, `TINY`,
+`load_tiny`) the first move is chance's only one, listing every distinct
+deal with its probability (`pitkit.adapters.table.Deals`), so that exact
+CFR and ``exploitability`` walk the whole tree; `bot_policy` makes a pitkit
+bot a policy of such a game.
 
 A state's Python side is one `Table`: OpenSpiel's ``clone()`` deep-copies
 it, which copies only the match (about 10 µs; see `pitkit.adapters.table`).
@@ -27,8 +34,9 @@ it, which copies only the match (about 10 µs; see `pitkit.adapters.table`).
 Information is imperfect; utilities are zero-sum (`ranks_reward`: +1 first,
 -1 last, the sum 0), given at the end. The observer gives the acting seat's
 `Encoding` vector, the same as the PettingZoo environments'. The
-information state (perfect recall) is a string: every event of the match
-as the seat saw it, in order (`Event.seen_by`), one JSON object a line; and
+information state (perfect recall) is a string: the seat, then every event
+of the match as the seat saw it, in order (`Event.seen_by`), one JSON object
+a line; and
 a tensor: the seat's observation after each move, a row a move, up to
 ``hands * recall`` moves (`RecallBoundError` beyond).
 
@@ -41,11 +49,14 @@ play in ``evaluate_bots``.
 
 from __future__ import annotations
 
+import hashlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python import policy as openspiel_policy
 from open_spiel.python.algorithms import ismcts, mcts
 
 from pitkit import games
@@ -55,7 +66,6 @@ from pitkit.adapters.pitch import PitchEncoding
 from pitkit.adapters.pits import PitsEncoding
 from pitkit.adapters.pittypat import PittyPatEncoding
 from pitkit.adapters.table import (
-    CHANCE_OUTCOMES,
     SEED_BYTES,
     SEEDS,
     RecallBoundError,
@@ -65,12 +75,14 @@ from pitkit.adapters.table import (
     seed_bytes,
     setup,
 )
+from pitkit.core.game import Bot
 from pitkit.core.match import Match
 
 __all__ = [
     "GAMES",
     "SEEDS",
     "SEED_BYTES",
+    "TINY",
     "AcePitGame",
     "PitchGame",
     "PitkitGame",
@@ -81,8 +93,10 @@ __all__ = [
     "PittyPatGame",
     "RecallBoundError",
     "Resampler",
+    "bot_policy",
     "game_name",
     "ismcts_bot",
+    "load_tiny",
     "register",
     "resample",
     "seed_bytes",
@@ -115,17 +129,24 @@ def _game_type(encoding: type[Encoding]) -> pyspiel.GameType:
             "players": game.default_players,
             "hands": 1,
             "recall": default_recall(encoding),
+            "rules": "",
+            "chance": "seed",
         },
     )
 
 
+def _setup(game: str, params: dict[str, Any]) -> Setup:
+    players, hands, recall = (int(params[k]) for k in ("players", "hands", "recall"))
+    if recall < 1:
+        raise ValueError(f"recall is the moves a hand may fill of the tensor: {recall} < 1")
+    return setup(game, players, hands, recall, str(params["rules"]), str(params["chance"]))
+
+
 def setup_of(game: pyspiel.Game) -> Setup:
     """The `Setup` of a loaded pitkit game."""
-    params = game.get_parameters()
     name = game.get_type().short_name
     encoding = next(cls.encoding_type for cls in GAMES if game_name(cls.encoding_type) == name)
-    players, hands, recall = (int(params[k]) for k in ("players", "hands", "recall"))
-    return setup(encoding.game, players, hands, recall)
+    return _setup(encoding.game, game.get_parameters())
 
 
 class PitkitGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
@@ -136,18 +157,16 @@ class PitkitGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type inf
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         game_type = _game_type(self.encoding_type)
         params = {**game_type.parameter_specification, **(params or {})}
-        players, hands, recall = (int(params[k]) for k in ("players", "hands", "recall"))
-        if recall < 1:
-            raise ValueError(f"recall is the moves a hand may fill of the tensor: {recall} < 1")
-        chosen = setup(self.encoding_type.game, players, hands, recall)
+        chosen = _setup(self.encoding_type.game, params)
+        hands = int(params["hands"])
         info = pyspiel.GameInfo(
             num_distinct_actions=chosen.encoding.actions,
-            max_chance_outcomes=len(CHANCE_OUTCOMES),
-            num_players=players,
+            max_chance_outcomes=len(chosen.chance_outcomes),
+            num_players=chosen.players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=SEED_BYTES + hands * chosen.encoding.most_moves(chosen.rules),
+            max_game_length=chosen.chance_moves + hands * chosen.encoding.most_moves(chosen.rules),
         )
         super().__init__(game_type, info, params)
         self._setup = chosen
@@ -210,7 +229,8 @@ class PitkitState(pyspiel.State):  # type: ignore[misc]
         return sorted(encoding.encode(match, player, a) for a in match.legal_actions(player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(CHANCE_OUTCOMES)  # a copy a caller may change, of one built once
+        # A copy a caller may change, of one built once.
+        return list(self.table.setup.chance_outcomes)
 
     def _apply_action(self, action: int) -> None:
         self.table.play(int(action))
@@ -218,6 +238,8 @@ class PitkitState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         match = self.table.match
         if player == pyspiel.PlayerId.CHANCE or match is None:
+            if self.table.setup.deals is not None:
+                return f"deal {action}"
             return f"seed byte {self.table.drawn + 1}: {action}"
         return str(self.table.setup.encoding.decode(match, player, int(action)))
 
@@ -240,6 +262,8 @@ class PitkitState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         table = self.table
         if table.match is None:
+            if table.setup.deals is not None:
+                return f"(dealing: one of {len(table.setup.deals.outcomes)} deals)"
             return f"(dealing: {table.drawn} of {SEED_BYTES} seed bytes drawn)"
         return table.setup.game.render(table.match.view(None))
 
@@ -360,6 +384,89 @@ class PitchGame(PitkitGame):
     """Pitch in OpenSpiel."""
 
     encoding_type = PitchEncoding
+
+
+TINY: dict[str, dict[str, Any]] = {
+    "python_pitkit_ace_pit": {
+        "rules": "ranks:3 suits:2 cards_each:2",
+        "chance": "deals",
+        "recall": 14,
+    },
+    "python_pitkit_pitty_pat": {
+        "players": 2,
+        "rules": "ranks:3 suits:2 cards_each:1 turn_limit:3",
+        "chance": "deals",
+        "recall": 6,
+    },
+    "python_pitkit_pitch": {
+        "players": 2,
+        "rules": "ranks:2 suits:2 cards_each:1 run_cards:1",
+        "chance": "deals",
+        "recall": 22,
+    },
+}
+"""The tiny variants: one hand of a cut deck, every deal listed, small enough
+for exact CFR and exploitability (docs/learning.md, *Tiny variants, solved*;
+the rules pages say what each cuts). Each ``recall`` is the hand's most
+moves (`Encoding.most_moves`): OpenSpiel's `TabularPolicy` keeps every
+information state's tensor, which the full games' bound would make a
+gigabyte or more."""
+
+
+def load_tiny(name: str, **params: Any) -> pyspiel.Game:
+    """The tiny variant of the OpenSpiel game `name` (`TINY`), other
+    parameters as given (``rules`` replaces the variant's rule options)."""
+    if name not in TINY:
+        raise ValueError(f"no tiny variant of {name!r}; the tiny variants are {', '.join(TINY)}")
+    register()
+    return pyspiel.load_game(name, {**TINY[name], **params})
+
+
+def bot_policy(
+    game: pyspiel.Game, make: Callable[[int], Bot], samples: int = 1, seed: int = 0
+) -> openspiel_policy.TabularPolicy:
+    """A pitkit bot as a policy of `game` (whose tree can be walked: a tiny
+    variant), a table of its choices. At each information state the bot is
+    asked `samples` times, each time made anew by `make` from a seed drawn
+    from `seed`, the information state and the sample's number (so the
+    policy is the same whichever state of the set is asked, and the same
+    on every run); each action's probability is its share of the answers.
+    A bot that draws nothing at random gives its pure policy; a seeded,
+    random one, its empirical mix of `samples` draws. An information state
+    with one legal action is not asked."""
+    table = openspiel_policy.TabularPolicy(game)
+    encoding = setup_of(game).encoding
+    for key, state in _information_states(game).items():
+        row = table.policy_for_key(key)
+        row[:] = 0.0
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            row[legal[0]] = 1.0
+            continue
+        player = state.current_player()
+        match = state.match
+        assert match is not None
+        for ask in range(samples):
+            digest = hashlib.sha256(f"{seed}:{ask}:{key}".encode()).digest()
+            bot = make(int.from_bytes(digest[:8], "big"))
+            action = encoding.encode(match, player, bot.choose(match.clone(), player))
+            row[action] += 1.0 / samples
+    return table
+
+
+def _information_states(game: pyspiel.Game) -> dict[str, PitkitState]:
+    """One state of each information set of `game` at which a seat acts,
+    by its information-state string: the whole tree walked once."""
+    found: dict[str, PitkitState] = {}
+    stack = [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal():
+            continue
+        if not state.is_chance_node():
+            found.setdefault(state.information_state_string(), state)
+        stack.extend(state.child(action) for action in state.legal_actions())
+    return found
 
 
 # Classes at module level, by name: OpenSpiel pickles games and states.

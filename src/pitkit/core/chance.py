@@ -4,7 +4,12 @@ Games never touch a random generator themselves; they ask their `Chance`
 to shuffle or pick. Each outcome is recorded as an event (a shuffle's order
 is secret from the table), so a log holds everything needed to replay the
 game, on any Python version, and a deal made at a physical table can be
-entered by hand.
+entered by hand. Outcomes may also be queued in advance (`queue_shuffle`,
+`queue_pick`): a chosen deal, which is how OpenSpiel's tiny variants list
+every deal of a cut deck (`pitkit.adapters.table.Deals`).
+
+`cut_deck` is the pack those deals shuffle when a game's rules cut the deck
+(the ``ranks`` and ``suits`` options of Ace Pit, Pitty Pat and Pitch).
 """
 
 from __future__ import annotations
@@ -13,9 +18,11 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Self, TypeVar
 
+from pitkit.cards import Card, standard_deck
+from pitkit.core.errors import BadOptionError
 from pitkit.core.events import Event
 
-__all__ = ["Chance", "ReplayMismatchError"]
+__all__ = ["Chance", "ReplayMismatchError", "check_cut", "cut_deck"]
 
 T = TypeVar("T")
 
@@ -76,6 +83,18 @@ class Chance:
             self._recorded = []
         self._recorded.append(Event("shuffle", {"size": len(order)}, secret={"order": list(order)}))
 
+    def queue_pick(self, value: int) -> None:
+        """Make a coming pick come out as `value`, after any outcomes already
+        queued (who deals first, at a physical table or in a chosen deal)."""
+        if self._recorded is None:
+            self._recorded = []
+        self._recorded.append(Event("pick", {"value": value}))
+
+    @property
+    def queued(self) -> int:
+        """Recorded or queued outcomes not yet played back."""
+        return 0 if self._recorded is None else len(self._recorded) - self._next_recorded
+
     def stream(self, kind: str, n: int) -> random.Random:
         """Where the next outcome comes from: a ``"shuffle"`` of `n` items or
         a ``"pick"`` from `n`. Here the seed's one stream; a subclass may give
@@ -103,3 +122,23 @@ class Chance:
                 f"the log has a {event.type} where the game asks for a {kind}"
             )
         return event
+
+
+def check_cut(ranks: int, suits: int) -> None:
+    """Refuse, with `BadOptionError`, a cut deck that is no deck: 1 to 13
+    ranks and 1 to 4 suits."""
+    if not 1 <= ranks <= 13:
+        raise BadOptionError(f"ranks is from 1 to 13 (the full suit), not {ranks}")
+    if not 1 <= suits <= 4:
+        raise BadOptionError(f"suits is from 1 to 4, not {suits}")
+
+
+def cut_deck(ranks: int = 13, suits: int = 4) -> list[Card]:
+    """The pack of a deal whose rules cut the deck: the `ranks` highest ranks
+    (the Ace always in: 3 ranks are Q K A) of the first `suits` suits (C D H
+    S), in suit-then-rank order; 13 and 4 give `standard_deck()`, in its order,
+    so a seed deals the full deck as it always has."""
+    check_cut(ranks, suits)
+    if ranks == 13 and suits == 4:
+        return standard_deck()
+    return [Card(13 * suit + rank) for suit in range(suits) for rank in range(13 - ranks, 13)]

@@ -40,9 +40,10 @@ def current_hand(state: State[Any]) -> AcePitHand:
 
 
 def unseen_cards(hand: AcePitHand, seat: int) -> list[Card]:
-    """The cards `seat` has not seen: the other player's hand and the stock."""
+    """The cards `seat` has not seen: the other player's hand and the stock
+    (of the deck the hand was dealt from, cut or full)."""
     seen = set(hand.cards[seat]) | set(hand.played) | set(hand.table)
-    return [c for c in _DECK if c not in seen]
+    return [c for c in hand.rules.deck() if c not in seen]
 
 
 def response_value(led: int, cards: Sequence[int]) -> int:

@@ -1,9 +1,16 @@
-"""Ace Pit's rule options (rulings A1-A6), one field per named option."""
+"""Ace Pit's rule options (rulings A1-A6), one field per named option.
+
+`ranks`, `suits` and `cards_each` cut the deck and the hand (A1: 52 cards,
+seven each, so seven tricks) for small games that can be solved exactly
+(OpenSpiel's tiny variants, docs/learning.md); every other rule stays.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pitkit.cards import Card
+from pitkit.core.chance import check_cut, cut_deck
 from pitkit.core.errors import BadOptionError
 from pitkit.core.rules import RuleSet, option
 
@@ -20,8 +27,36 @@ class Rules(RuleSet):
         label="Hide the scores until the end",
     )
     hands: int = option(11, "hands in a game; the seed's game is 11 (A1)", label="Hands in a game")
+    ranks: int = option(
+        13,
+        "ranks in each suit, counting down from the Ace (13: the full deck; 3: Q K A)",
+        label="Ranks in the deck",
+    )
+    suits: int = option(4, "suits in the deck (4: the full deck)", label="Suits in the deck")
+    cards_each: int = option(
+        7,
+        "cards dealt to each player, and so tricks in a hand (A1: 7); the deck must "
+        "hold three times as many, less one (both hands and the pick-ups)",
+        label="Cards dealt to each player",
+    )
 
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.hands < 1:
             raise BadOptionError("hands must be at least 1")
+        check_cut(self.ranks, self.suits)
+        if self.cards_each < 1:
+            raise BadOptionError(f"cards_each must be at least 1, not {self.cards_each}")
+        # A5: the responder draws after each two-card response, at most once a
+        # trick but the last, so the stock must hold cards_each - 1.
+        needed = 3 * self.cards_each - 1
+        if self.ranks * self.suits < needed:
+            raise BadOptionError(
+                f"dealing {self.cards_each} each needs a deck of at least {needed} cards "
+                f"(both hands and a pick-up for every trick but the last), "
+                f"not {self.ranks} ranks of {self.suits} suits"
+            )
+
+    def deck(self) -> list[Card]:
+        """The pack each hand is dealt from (A1, or the cut deck)."""
+        return cut_deck(self.ranks, self.suits)

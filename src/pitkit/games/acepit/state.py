@@ -10,7 +10,9 @@ plays one card; the responder plays one, or plays two and draws one (A5).
 Either way both players end the trick with one card fewer than they began
 it, so they always hold the same number, and the hand is exactly 7 tricks.
 The responder draws at most 6 times (in the 7th trick it holds one card),
-and the stock holds 38, so it never runs out.
+and the stock holds 38, so it never runs out. A cut deck (the ``ranks``,
+``suits`` and ``cards_each`` options) keeps this: its rules refuse a stock
+smaller than ``cards_each - 1``.
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ from pitkit.games.acepit.scoring import Score, judge_cards
 __all__ = ["HAND_SIZE", "TRICKS", "AcePitHand", "Phase", "Trick"]
 
 HAND_SIZE = 7
+"""Cards dealt to each player in the seed's game (A1); `Rules.cards_each`."""
 TRICKS = 7
+"""Tricks in a hand of the seed's game: one a card dealt to each player."""
 
 
 class Phase(Enum):
@@ -104,11 +108,12 @@ class AcePitHand(State[AcePitAction]):
     # -- the deal (A1) ----------------------------------------------------
 
     def _deal(self) -> None:
-        deck = self.chance.shuffle(standard_deck())
+        deck = self.chance.shuffle(self.rules.deck())
+        each = self.rules.cards_each
         # One card at a time, the non-dealer first.
-        self.cards[self.leader] = deck[0 : 2 * HAND_SIZE : 2]
-        self.cards[self.dealer] = deck[1 : 2 * HAND_SIZE : 2]
-        self.stock = deck[: 2 * HAND_SIZE - 1 : -1]  # the top of the stock is the end
+        self.cards[self.leader] = deck[0 : 2 * each : 2]
+        self.cards[self.dealer] = deck[1 : 2 * each : 2]
+        self.stock = deck[: 2 * each - 1 : -1]  # the top of the stock is the end
         self.log.append(
             Event(
                 "deal",
@@ -278,7 +283,7 @@ class AcePitHand(State[AcePitAction]):
             "to_act": sorted(self.to_act),
             "dealer": self.dealer,
             "leader": self.leader,
-            "trick": min(len(self.tricks) + 1, TRICKS),
+            "trick": min(len(self.tricks) + 1, self.rules.cards_each),
             "table": str(self.table[0]) if self.table else None,
             "stock": len(self.stock),
             "players": [

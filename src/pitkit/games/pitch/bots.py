@@ -47,22 +47,28 @@ def current_hand(state: State[Any]) -> PitchHand:
 
 
 def hand_strength(
-    cards: Sequence[Card], trump: Suit | int, players: int, jack_to: str = "captured"
+    cards: Sequence[Card],
+    trump: Suit | int,
+    players: int,
+    jack_to: str = "captured",
+    ranks: int = 13,
+    suits: int = 4,
 ) -> float:
     """Expected points of `cards` with `trump` as trump, roughly: the chance
     that the top trump is the highest dealt and the bottom one the lowest
     (every card dealt is played, so these are settled by the deal), the
-    Jack's chance, and a share of game from tens, honours and length."""
+    Jack's chance, and a share of game from tens, honours and length. The
+    deck is the full one, or its `ranks` highest ranks in `suits` suits."""
     base = trump * 13
     held = sorted((c - base + 2 for c in cards if c // 13 == trump), reverse=True)
     if not held:
         return 0.0
-    unseen = 52 - len(cards)
+    unseen = max(1, ranks * suits - len(cards))
     # The chance that one given unseen card was dealt to another player.
     dealt = min(1.0, (players - 1) * len(cards) / unseen)
     miss = 1.0 - dealt
     higher = sum(1 for r in range(held[0] + 1, 15) if r not in held)
-    lower = sum(1 for r in range(2, held[-1]) if r not in held)
+    lower = sum(1 for r in range(15 - ranks, held[-1]) if r not in held)
     value = miss**higher + miss**lower
     if Rank.JACK in held:
         above = sum(1 for r in (Rank.QUEEN, Rank.KING, Rank.ACE) if r not in held)
@@ -76,9 +82,14 @@ def hand_strength(
     return value
 
 
-def best_suit(cards: Sequence[Card], players: int, jack_to: str = "captured") -> tuple[Suit, float]:
-    """The suit that would make the strongest trump, and its strength."""
-    value, suit = max((hand_strength(cards, s, players, jack_to), s) for s in _SUITS)
+def best_suit(
+    cards: Sequence[Card], players: int, jack_to: str = "captured", ranks: int = 13, suits: int = 4
+) -> tuple[Suit, float]:
+    """The suit that would make the strongest trump, and its strength (the
+    deck cut to `ranks` and `suits` as in `hand_strength`)."""
+    value, suit = max(
+        (hand_strength(cards, s, players, jack_to, ranks, suits), s) for s in _SUITS[:suits]
+    )
     return suit, value
 
 
@@ -114,10 +125,11 @@ def _misfits(
     world: PitchHand, checks: Sequence[tuple[int, bool, float]], played: list[list[Card]]
 ) -> int:
     n = len(world.seated)
-    jack_to = world.rules.jack_to
+    rules = world.rules
     bad = 0
     for seat, at_least, level in checks:
-        _, strength = best_suit(world.cards[seat] + played[seat], n, jack_to)
+        cards = world.cards[seat] + played[seat]
+        _, strength = best_suit(cards, n, rules.jack_to, rules.ranks, rules.suits)
         bad += (strength >= level) != at_least
     return bad
 
@@ -187,7 +199,8 @@ class HeuristicBot:
     def bid(self, hand: PitchHand, player: int, actions: Sequence[PitchAction]) -> PitchAction:
         """The bidding decision (C4, C5)."""
         n = len(hand.seated)
-        _, strength = best_suit(hand.cards[player], n, hand.rules.jack_to)
+        rules = hand.rules
+        _, strength = best_suit(hand.cards[player], n, rules.jack_to, rules.ranks, rules.suits)
         partner_high = (
             hand.high_bidder is not None
             and hand.high_bidder != player
@@ -216,14 +229,18 @@ class HeuristicBot:
         trump = hand.trump
         if trump is None:
             # The pitcher's first lead: the best suit's highest card.
-            suit, _ = best_suit(hand.cards[player], len(hand.seated), hand.rules.jack_to)
+            rules = hand.rules
+            suit, _ = best_suit(
+                hand.cards[player], len(hand.seated), rules.jack_to, rules.ranks, rules.suits
+            )
             return max(c for c in legal if c // 13 == suit)
         base = trump * 13
         known = hand.gone
         for held in hand.cards[player]:
             known |= 1 << held
         top_unseen = -1  # the highest trump still out, or -1
-        for index in range(base + 12, base - 1, -1):
+        # Only the deck's ranks: a cut deck has none below its lowest.
+        for index in range(base + 12, base + 12 - hand.rules.ranks, -1):
             if not known >> index & 1:
                 top_unseen = index
                 break

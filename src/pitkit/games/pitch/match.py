@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Self
 
-from pitkit.cards import Card, standard_deck
+from pitkit.cards import Card
 from pitkit.core.chance import Chance
 from pitkit.core.events import Event
 from pitkit.core.match import Match
@@ -59,9 +59,11 @@ class PitchMatch(Match[PitchAction, Rules]):
     def _cut(self) -> int:
         cutting = list(range(self.players))
         while True:
-            deck = self.chance.shuffle(standard_deck())
-            # Each player cuts the shuffled pack in turn and shows the card cut.
-            cards: dict[int, Card] = {seat: deck[i * 13] for i, seat in enumerate(cutting)}
+            deck = self.chance.shuffle(self.rules.deck())
+            # Each player cuts the shuffled pack in turn, a quarter of it further
+            # on (13 cards of the full deck), and shows the card cut.
+            step = max(1, len(deck) // 4)
+            cards: dict[int, Card] = {seat: deck[i * step] for i, seat in enumerate(cutting)}
             high = cut_for_deal(cards)
             self.log.append(
                 Event(

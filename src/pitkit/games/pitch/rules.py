@@ -2,6 +2,9 @@
 
 The defaults are the informal column of ``seeds/pitch.txt`` as the rulings
 settle it; ``mode=tournament`` switches to the Darrtown tournament column.
+`ranks`, `suits`, `cards_each` and `run_cards` cut the deck and the hand
+(C2, C5: 52 cards, six each, three more to run it) for small games that
+can be solved exactly (OpenSpiel's tiny variants, docs/learning.md).
 """
 
 from __future__ import annotations
@@ -9,14 +12,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from pitkit.cards import Card
+from pitkit.core.chance import check_cut, cut_deck
 from pitkit.core.errors import BadOptionError
 from pitkit.core.rules import RuleSet, option
 
-__all__ = ["MAX_BID", "MIN_BID", "TOURNAMENT_DEALS", "Rules", "team_seats"]
+__all__ = ["MAX_BID", "MIN_BID", "TOURNAMENT_DEALS", "Rules", "run_size", "team_seats"]
 
 MIN_BID = 2
 MAX_BID = 4
 TOURNAMENT_DEALS = 2  # C10: the game ends once every player has dealt twice
+SIX_RUN = 2  # C5: with six players, two more each when the dealer runs it
+
+
+def run_size(seated: int, run_cards: int = 3) -> int:
+    """Cards each player gets when the dealer runs it: `run_cards` (C5:
+    three), but no more than two with six players."""
+    return min(run_cards, SIX_RUN) if seated == 6 else run_cards
 
 
 @dataclass(frozen=True)
@@ -63,6 +75,20 @@ class Rules(RuleSet):
         "and tied leaders share first place",
         label="Most hands before the game stops",
     )
+    ranks: int = option(
+        13,
+        "ranks in each suit, counting down from the Ace (13: the full deck; 5: T J Q K A)",
+        label="Ranks in the deck",
+    )
+    suits: int = option(4, "suits in the deck (4: the full deck)", label="Suits in the deck")
+    cards_each: int = option(
+        6, "cards dealt to each player, three at a time (C2: 6)", label="Cards dealt to each player"
+    )
+    run_cards: int = option(
+        3,
+        "cards more for each player when the dealer runs it (C5: 3; at most 2 with six players)",
+        label="Cards more when the dealer runs it",
+    )
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -76,6 +102,16 @@ class Rules(RuleSet):
             raise BadOptionError("tournament play is for individuals only (C1): use teams=none")
         if self.mode == "tournament" and self.hands is not None:
             raise BadOptionError("a tournament game ends after each player has dealt twice (C10)")
+        check_cut(self.ranks, self.suits)
+        if self.cards_each < 1 or self.run_cards < 0:
+            raise BadOptionError(
+                f"cards_each is at least 1 and run_cards at least 0, "
+                f"not {self.cards_each} and {self.run_cards}"
+            )
+
+    def deck(self) -> list[Card]:
+        """The pack each hand is dealt from (C2, or the cut deck)."""
+        return cut_deck(self.ranks, self.suits)
 
     @property
     def tournament(self) -> bool:
@@ -94,6 +130,13 @@ class Rules(RuleSet):
             raise BadOptionError(f"Pitch is for 2 to 6 players, not {players} (C1)")
         if self.teams != "none" and players != 6:
             raise BadOptionError(f"teams={self.teams} needs 6 players, not {players} (C1)")
+        needed = players * (self.cards_each + run_size(players, self.run_cards))
+        if self.ranks * self.suits < needed:
+            raise BadOptionError(
+                f"dealing {self.cards_each} each to {players} players, and "
+                f"{run_size(players, self.run_cards)} more each if the dealer runs it, needs "
+                f"{needed} cards, not {self.ranks} ranks of {self.suits} suits (C2, C5)"
+            )
 
     def teams_for(self, players: int) -> tuple[tuple[int, ...], ...] | None:
         """The teams as tuples of seats, or None for individuals."""

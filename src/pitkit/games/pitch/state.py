@@ -18,12 +18,12 @@ from typing import Any, Self
 
 from mypy_extensions import mypyc_attr
 
-from pitkit.cards import Card, Suit, format_cards, standard_deck
+from pitkit.cards import Card, Suit, format_cards
 from pitkit.core.chance import Chance
 from pitkit.core.events import Event
 from pitkit.core.state import Outcome, State
 from pitkit.games.pitch.actions import CODEC, Bid, Pass, PitchAction, Play, Run, Sell, Steal, Take
-from pitkit.games.pitch.rules import MAX_BID, MIN_BID, Rules
+from pitkit.games.pitch.rules import MAX_BID, MIN_BID, Rules, run_size
 from pitkit.games.pitch.scoring import HandResult, Trick, hand_sides, score_tricks, trick_winner
 from pitkit.games.pitch.sheet import cut_offered_to, next_seat
 
@@ -37,13 +37,8 @@ _SEAT: tuple[frozenset[int], ...] = tuple(frozenset((s,)) for s in range(6))
 _NOBODY: frozenset[int] = frozenset()
 _PLAY: tuple[Play, ...] = tuple(Play(Card(i)) for i in range(52))
 
-HAND_SIZE = 6  # C2: six each
+HAND_SIZE = 6  # C2: six each (`Rules.cards_each`)
 PACKET = 3  # C2: three at a time
-
-
-def run_size(seated: int) -> int:
-    """Cards each player gets when the dealer runs it: three, or two with six players (C5)."""
-    return 2 if seated == 6 else 3
 
 
 class Phase(Enum):
@@ -115,17 +110,21 @@ class PitchHand(State[PitchAction]):
     # -- the deal (C2) and the run (C5) ------------------------------------
 
     def _deal(self) -> None:
-        deck = self.chance.shuffle(standard_deck())
+        deck = self.chance.shuffle(self.rules.deck())
+        each = self.rules.cards_each
         at = 0
-        for _ in range(HAND_SIZE // PACKET):
+        # Three at a time; a cut hand of a size not a multiple of three ends
+        # with a smaller packet.
+        for start in range(0, each, PACKET):
+            packet = min(PACKET, each - start)
             for seat in self.order:
-                self.cards[seat] += deck[at : at + PACKET]
-                at += PACKET
+                self.cards[seat] += deck[at : at + packet]
+                at += packet
         self.stock = deck[at:]
         public: dict[str, Any] = {
             "dealer": self.dealer,
             "seated": list(self.seated),
-            "cards_each": HAND_SIZE,
+            "cards_each": each,
             "stock": len(self.stock),
         }
         if self.rules.tournament:
@@ -140,7 +139,7 @@ class PitchHand(State[PitchAction]):
         )
 
     def _run_it(self) -> None:
-        size = run_size(len(self.seated))
+        size = run_size(len(self.seated), self.rules.run_cards)
         dealt: dict[int, list[Card]] = {}
         for seat in self.order:
             dealt[seat] = self.stock[:size]

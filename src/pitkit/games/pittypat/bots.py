@@ -35,7 +35,8 @@ class SensibleBot:
         if not matches:
             return Draw()
         seen = _seen_ranks(hand, player)
-        return min(matches, key=lambda a: (_live(a.discard, seen), self.rng.random()))
+        suits = hand.rules.suits
+        return min(matches, key=lambda a: (_live(a.discard, seen, suits), self.rng.random()))
 
 
 def _seen_ranks(hand: PittyPatHand, player: int) -> dict[int, int]:
@@ -47,6 +48,7 @@ def _seen_ranks(hand: PittyPatHand, player: int) -> dict[int, int]:
     return seen
 
 
-def _live(card: Card | None, seen: dict[int, int]) -> int:
-    """Copies of `card`'s rank that may still turn up."""
-    return 0 if card is None else 4 - seen.get(card.rank, 0)
+def _live(card: Card | None, seen: dict[int, int], suits: int) -> int:
+    """Copies of `card`'s rank that may still turn up (a rank has one card
+    in each of the deck's `suits`)."""
+    return 0 if card is None else suits - seen.get(card.rank, 0)

@@ -1,10 +1,17 @@
-"""Pitty Pat's rule options (rulings Y1-Y5), one field per named option."""
+"""Pitty Pat's rule options (rulings Y1-Y5), one field per named option.
+
+`ranks`, `suits` and `cards_each` cut the deck and the hand (Y1: 52 cards,
+five each) for small games that can be solved exactly (OpenSpiel's tiny
+variants, docs/learning.md); every other rule stays.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
 
+from pitkit.cards import Card
+from pitkit.core.chance import check_cut, cut_deck
 from pitkit.core.errors import BadOptionError
 from pitkit.core.rules import RuleSet, option
 
@@ -46,6 +53,18 @@ class Rules(RuleSet):
         "play this many hands, then the most wins (or chips) wins",
         label="Hands to play (instead of a target)",
     )
+    ranks: int = option(
+        13,
+        "ranks in each suit, counting down from the Ace (13: the full deck; 3: Q K A)",
+        label="Ranks in the deck",
+    )
+    suits: int = option(4, "suits in the deck (4: the full deck)", label="Suits in the deck")
+    cards_each: int = option(
+        5,
+        "cards dealt to each player (Y1: 5); an odd number, so that the last card "
+        "can always go out on a match",
+        label="Cards dealt to each player",
+    )
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -53,3 +72,22 @@ class Rules(RuleSet):
             raise BadOptionError("turn_limit, target and chips must be at least 1")
         if self.hands is not None and self.hands < 1:
             raise BadOptionError("hands must be at least 1")
+        check_cut(self.ranks, self.suits)
+        # Pairs leave a hand two cards at a time and a match with a discard
+        # takes two, so an odd hand stays odd and ends on a match (Y3).
+        if self.cards_each < 1 or self.cards_each % 2 == 0:
+            raise BadOptionError(f"cards_each is an odd number, 1 or more, not {self.cards_each}")
+
+    def deck(self) -> list[Card]:
+        """The pack each hand is dealt from (Y1, or the cut deck)."""
+        return cut_deck(self.ranks, self.suits)
+
+    def check_players(self, players: int) -> None:
+        """Refuse, with `BadOptionError`, a deck too small to deal `players`
+        hands and turn up a card (Y1)."""
+        needed = players * self.cards_each + 1
+        if self.ranks * self.suits < needed:
+            raise BadOptionError(
+                f"dealing {self.cards_each} each to {players} players and turning one up "
+                f"needs {needed} cards, not {self.ranks} ranks of {self.suits} suits"
+            )

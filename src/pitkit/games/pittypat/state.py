@@ -14,7 +14,7 @@ from typing import Any, Self
 
 from mypy_extensions import mypyc_attr
 
-from pitkit.cards import Card, format_cards, standard_deck
+from pitkit.cards import Card, format_cards
 from pitkit.core.chance import Chance
 from pitkit.core.events import Event
 from pitkit.core.state import Outcome, State
@@ -24,6 +24,7 @@ from pitkit.games.pittypat.rules import Rules
 __all__ = ["HAND_SIZE", "Phase", "PittyPatHand"]
 
 HAND_SIZE = 5
+"""Cards dealt to each player in the seed's game (Y1); `Rules.cards_each`."""
 
 # Precomputed once, for the hot paths: each card's rank as a small int, the
 # one-seat sets `to_act` returns, and every action, so that listing the legal
@@ -72,6 +73,7 @@ class PittyPatHand(State[PittyPatAction]):
             raise ValueError(f"Pitty Pat is for 2 to 4 players, not {len(self.seated)}")
         if dealer not in self.seated:
             raise ValueError(f"the dealer, seat {dealer}, is not seated")
+        rules.check_players(len(self.seated))
         self.dealer = dealer
         self._join(log, chance)
         order = sorted(self.seated)
@@ -90,14 +92,15 @@ class PittyPatHand(State[PittyPatAction]):
     # -- the deal (Y1, Y3) ----------------------------------------------
 
     def _deal(self) -> None:
-        deck = self.chance.shuffle(standard_deck())
+        deck = self.chance.shuffle(self.rules.deck())
         order = [self.next_seat(self.dealer)]
         while len(order) < len(self.seated):
             order.append(self.next_seat(order[-1]))
-        # One card at a time from the dealer's left, five rounds.
-        for i in range(HAND_SIZE * len(order)):
+        # One card at a time from the dealer's left, five rounds (or `cards_each`).
+        dealt = self.rules.cards_each * len(order)
+        for i in range(dealt):
             self.cards[order[i % len(order)]].append(deck[i])
-        rest = deck[HAND_SIZE * len(order) :]
+        rest = deck[dealt:]
         self.pile = [rest[0]]
         self.stock = rest[:0:-1]  # the top of the stock is the end of the list
         laid = {}
