@@ -25,7 +25,7 @@ from playwright.sync_api import Browser, Locator, Page, Route, expect
 from pitkit.server.web import tournaments as tournaments_web
 from tests.browser.bigscreen import SIZES, check_every_page, turn_to
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import assert_accessible, screenshot
+from tests.browser.helpers import EventByApi, assert_accessible, screenshot
 from tests.browser.test_events import DESKTOP, PHONE, Browsers, click, pick_order, reload
 from tests.waiting import patience
 
@@ -354,17 +354,13 @@ def sixty() -> list[str]:
     return [name if len(name) <= 40 else f"{name[:36]}… {name.split()[-1]}"[-40:] for name in names]
 
 
-class Congress:
+class Congress(EventByApi):
     """A hall of sixty players at twelve tables: four full games each (so both prize
     tables are long), and a fifth round being played. Hands go in through each
     table's scorer, table after table, as twelve scorers would."""
 
     def __init__(self, server: ServerThread) -> None:
-        self.http = server.http
-        body = {"kind": "pits-continuous", "name": "British Go Congress 2027: Saturday's Pits"}
-        created = self.http.post("/api/events", json=body).json()
-        self.id: str = created["event"]["id"]
-        self.manager: str = created["manager"]["token"]
+        super().__init__(server, "pits-continuous", "British Go Congress 2027: Saturday's Pits")
         self.players = sixty()
         assert max(len(p) for p in self.players) == 40
         self.tokens = {
@@ -373,16 +369,6 @@ class Congress:
         self.games = 0
         for rnd in range(5):
             self.round(rnd, 10 if rnd < 4 else 3)
-
-    def enter(self, token: str, type: str, **data: Any) -> dict[str, Any]:
-        response = self.http.post(
-            f"/api/events/{self.id}/entries",
-            json={"type": type, "data": data},
-            headers={"Authorization": f"Bearer {token}"},
-        )
-        assert response.status_code == 201, response.text
-        answer: dict[str, Any] = response.json()
-        return answer
 
     def round(self, rnd: int, hands: int) -> None:
         """Twelve games, each of `hands` hands; ruled off if full."""
