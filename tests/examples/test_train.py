@@ -22,7 +22,7 @@ def test_train_and_evaluate(tmp_path):
 
     model.save(tmp_path / "model.zip")
     results = ppo_bot.evaluate(tmp_path / "model.zip", ["random"], deals=3, seed=1)
-    standing = results["random"]
+    standing = results["random"].standing
     assert standing.seats == 6  # three deals, each in both seats
     low, high = standing.ci
     assert 0 <= low <= standing.win_share <= high <= 1
