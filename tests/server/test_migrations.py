@@ -32,6 +32,10 @@ SCHEMA = {
     "profile_passkeys",
     "profile_challenges",
     "profile_seats",
+    "server_keys",
+    "push_subscriptions",
+    "ratings",
+    "rated_matches",
 }
 
 

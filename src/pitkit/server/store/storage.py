@@ -259,6 +259,66 @@ profile_seats_t = Table(
     Index("ix_profile_seats_profile", "profile_id"),
 )
 
+# Web Push (docs/notices.md; their jobs: store/push.py). The server's VAPID key is made
+# once and kept here, so every worker signs with the same one; a browser's subscription
+# belongs to a profile and is removed when the push service says it is gone.
+server_keys_t = Table(
+    "server_keys",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+push_subscriptions_t = Table(
+    "push_subscriptions",
+    metadata,
+    Column("endpoint", String(1000), primary_key=True),
+    Column("profile_id", String(16), nullable=False),
+    Column("p256dh", String(200), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+    ForeignKeyConstraint(["profile_id"], ["profiles.id"]),
+    Index("ix_push_subscriptions_profile", "profile_id"),
+)
+
+# Ratings (docs/ratings.md; their jobs: store/ratings.py). A profile's openskill rating
+# per game, and one row per profile per rated match: its history, and the guard that
+# rates a match once however many workers see it end.
+ratings_t = Table(
+    "ratings",
+    metadata,
+    Column("profile_id", String(16), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    PrimaryKeyConstraint("profile_id", "game"),
+    ForeignKeyConstraint(["profile_id"], ["profiles.id"]),
+    Index("ix_ratings_game", "game"),
+)
+
+rated_matches_t = Table(
+    "rated_matches",
+    metadata,
+    Column("table_id", String(24), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("profile_id", String(16), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "number", "profile_id"),
+    ForeignKeyConstraint(["table_id", "number"], ["matches.table_id", "matches.number"]),
+    ForeignKeyConstraint(["profile_id"], ["profiles.id"]),
+    Index("ix_rated_matches_profile", "profile_id", "at"),
+)
+
 
 @dataclass
 class SeatRecord:
