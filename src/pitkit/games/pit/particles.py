@@ -157,7 +157,7 @@ class Particle:
 
     def copy(self) -> Particle:
         """An independent copy."""
-        return Particle([list(f) for f in self.free], dict(self.offers))
+        return Particle([f[:] for f in self.free], self.offers.copy())
 
     def holding(self, seat: int) -> list[int]:
         """`seat`'s cards, its offer included."""
@@ -279,8 +279,12 @@ class Reading:
         running = 0.0
         for p, w in zip(self.particles, self.weights, strict=True):
             running += w
+            # The old population is dropped: a particle drawn once moves over as
+            # it is, and only its repeats are copies (half the time of resampling).
+            first = True
             while mark < running and len(chosen) < PARTICLES:
-                chosen.append(p.copy())
+                chosen.append(p if first else p.copy())
+                first = False
                 mark += step
         while len(chosen) < PARTICLES:  # rounding at the end of the sum
             chosen.append(chosen[-1].copy())
