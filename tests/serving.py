@@ -46,7 +46,9 @@ class ServingThread:
             time.sleep(0.01)
         self.port: int = self.server.servers[0].sockets[0].getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
-        self.http = httpx.Client(base_url=self.base, timeout=patience(10))
+        # 30 s: a finished match's first log or replay starts the server's replay worker,
+        # at low priority, which a busy machine serves last.
+        self.http = httpx.Client(base_url=self.base, timeout=patience(30))
 
     def stop(self) -> None:
         """Stop serving and wait for the thread."""

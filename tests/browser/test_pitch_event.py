@@ -105,7 +105,10 @@ def test_a_pitch_tournament_through_the_pages(
     click(desk, "add-player")
     expect(desk.locator(".ev-roster .ev-note.error")).to_contain_text("on the roster already")
 
-    # Go-Round 1 by standing: two tables of four, a judge each, shown before seating.
+    # Go-Round 1 by standing (drawn unless roster order is picked): two tables of four,
+    # a judge each, shown before seating.
+    expect(desk.locator("#seat-by")).to_have_value("draw")
+    desk.select_option("#seat-by", "standing")
     expect(desk.locator("#seat-tables")).to_have_value("2")
     expect(desk.locator(".seat-preview")).to_contain_text("Table 1: Ann, Cat, Eve, Gus")
     expect(desk.locator(".seat-preview")).to_contain_text("Table 2: Bob, Dan, Fay, Hal")

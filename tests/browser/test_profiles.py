@@ -27,10 +27,12 @@ from tests.waiting import patience
 
 
 class Device:
-    """A browser context with one page, a virtual authenticator, and no script errors."""
+    """A browser context with one page, a virtual authenticator, and no script errors;
+    `options`: the context's (a phone's viewport and touch), beside a 1000×800 screen."""
 
-    def __init__(self, browser: Browser, server: ServerThread) -> None:
-        self.context: BrowserContext = browser.new_context(viewport={"width": 1000, "height": 800})
+    def __init__(self, browser: Browser, server: ServerThread, **options: Any) -> None:
+        screen = {"viewport": {"width": 1000, "height": 800}}
+        self.context: BrowserContext = browser.new_context(**(screen | options))
         self.context.set_default_timeout(patience(15_000))
         self.page: Page = self.context.new_page()
         self.base = f"http://localhost:{server.port}"

@@ -115,7 +115,8 @@ def test_a_pitch_tournament_two_go_rounds_a_disqualification_and_a_champion(
     view = desk.view()
     assert view["pending"] == [
         {"round": 1, "table": 1, "line": 1, "entry": view["pending"][0]["entry"],
-         "judge": "Jo Dee", "dealer": "Ann", "note": view["pending"][0]["note"]}
+         "judge": "Jo Dee", "dealer": "Ann", "note": view["pending"][0]["note"],
+         "players": ["Ann", "Cat", "Eve", "Gus"], "game": "Ann", "counts": None}
     ]  # fmt: skip
     assert "Ann bid 2 in hearts and made it" in view["pending"][0]["note"]
     assert desk.view(desk.tokens["Jo Dee"])["mine"]["pending"] == view["pending"]

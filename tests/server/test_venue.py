@@ -86,6 +86,12 @@ async def _hall(
     assert cut_off is not None and cut_off < dropped_within(), cut_off
     # Every page's poll answered: more than the address's burst (200), each on its link.
     assert len(statuses) > POLLS and set(statuses) == {200}, sorted(set(statuses))
+    # On a busy machine a table may not have come round to every seat yet: play on
+    # until each player has moved (or the deadline says something is wrong).
+    deadline = time.monotonic() + patience(30)
+    while not all(p.acked for p in players) and time.monotonic() < deadline:
+        more = time.monotonic() + 1
+        await asyncio.gather(*(p.run(more, matches=1000) for p in players))
     for p in players:
         assert p.client.seat is not None and p.acked, "a player was refused or never played"
         races = ("stale", "not_your_turn", "lost_race")

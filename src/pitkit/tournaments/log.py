@@ -28,7 +28,11 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 __all__ = [
+    "ANSWER_CALL",
+    "CALL_JUDGE",
+    "CLOCK",
     "DIFFERS",
+    "HALL",
     "KEY_SHAPE",
     "NAME_CHARS",
     "NEW_LINK",
@@ -61,6 +65,18 @@ NAME_CHARS = 40
 NEW_LINK = "new_link"
 """The entry by which the manager replaces a player's or a judge's link (one lost,
 or passed on): {role, name}. The old link stops working; the tournament is unchanged."""
+
+
+CLOCK = "clock"
+"""The entry by which the manager sets the round clock (`pitkit.tournaments.clock`)."""
+CALL_JUDGE = "call_judge"
+"""The entry by which a player calls their table's judge (`pitkit.tournaments.calls`)."""
+ANSWER_CALL = "answer_call"
+"""The entry by which a judge (or the manager) says they are on their way to a call, or
+that it is done."""
+HALL = frozenset({CLOCK, CALL_JUDGE, ANSWER_CALL})
+"""Entries about the hall rather than the event's rules (the round clock, calls to the
+judge): the tournament keeps them itself (`pitkit.tournaments.hall`), never its kind."""
 
 
 class RefusedError(ValueError):
@@ -332,7 +348,7 @@ def replay(kind: Kind, options: Mapping[str, Any], entries: list[Entry]) -> Any:
             latest[entry.corrects] = entry
     state = kind.start(options)
     for entry in entries:
-        if entry.corrects is not None or entry.type == NEW_LINK:
+        if entry.corrects is not None or entry.type == NEW_LINK or entry.type in HALL:
             continue
         used = latest.get(entry.seq)
         if used is not None:

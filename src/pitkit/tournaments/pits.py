@@ -14,6 +14,9 @@ by the manager before its first hand; `pitkit.server.tournaments.online`): its p
 enters each hand's finishing order (role "table"), and nobody else does; only the manager
 corrects those, and the table says where the sheet differs from its play (``differs``).
 There, before ten hands, only the manager records a quit and names the replacement.
+Who deals a game's first hand is recorded by its scorer, chosen or drawn by the server
+"as the first Jack turned up" (``first_dealer``; `first_dealer.py`); an online table
+enters its own.
 With the option ``check_in`` the event keeps a check-in desk (`checkin.py`): only the
 players checked in are seated, at a new game or as a replacement.
 The rules themselves are `pitkit.games.pits.sheet`; this module says who may
@@ -31,8 +34,9 @@ from pitkit.core.export import Cell, csv_text
 from pitkit.games.pits.match import PitsMatch
 from pitkit.games.pits.sheet import MIN_GAMES, MIN_HANDS, Game, ScoreSheet, SheetError, Standing
 from pitkit.games.pits.state import PLAYERS, POINTS
-from pitkit.tournaments import checkin
+from pitkit.tournaments import checkin, first_dealer
 from pitkit.tournaments.checkin import CHECK_IN, Presence
+from pitkit.tournaments.first_dealer import FIRST_DEALER, FirstDealer
 from pitkit.tournaments.log import (
     DIFFERS,
     NAME_CHARS,
@@ -74,6 +78,7 @@ class PitsTournamentState:
     # what online tables said differs: (game, hand) -> the sheet's order they saw
     differs: dict[tuple[int, int], tuple[str, ...]] = field(default_factory=dict)
     sat: dict[str, int] = field(default_factory=dict)  # the last game each sat down at
+    first_dealers: dict[int, FirstDealer] = field(default_factory=dict)  # by game number
     check_in: Presence = field(default_factory=Presence)
 
     def game(self, number: Any) -> Game:
@@ -98,6 +103,15 @@ class PitsTournamentState:
             if table.online == table_id:
                 return number, game
         return None
+
+    def first_seated(self, number: int) -> list[str]:
+        """Who sat at game `number` for its first hand, in seat order (those at the
+        table now, before it)."""
+        game = self.sheet.games[number - 1]
+        if not game.hands:
+            return list(game.table)
+        first = set(game.hands[0])
+        return [next(p for p in seat if p in first) for seat in game.seats]
 
     def playing(self, player: str) -> int | None:
         """The open game `player` sits at now, if any."""
@@ -156,7 +170,7 @@ def _check_player(
     ruling it off after ten; their own quit and signature."""
     number, game = state.named_game(data)
     table = state.tables[number - 1]
-    if type == "hand" or type == "rule_off":
+    if type in ("hand", "rule_off", FIRST_DEALER):
         if table.scorer != actor.name:
             raise ForbiddenError(f"only the table's scorer ({table.scorer}) or the manager may")
         if type == "rule_off" and not game.complete:
@@ -182,7 +196,7 @@ class PitsKind:
     name = "pits-continuous"
     title = "BGA continuous Pits tournament"
     links: Mapping[str, str] = {"add_player": "player"}
-    correctable = frozenset({"hand"})
+    correctable = frozenset({"hand", FIRST_DEALER})
 
     def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """The BGA rules (10 hands a game, 4 games for the percentage prize); the one
@@ -220,9 +234,10 @@ class PitsKind:
             number = state.named_game(data)[0]
             said_by_its_table(actor, state.tables[number - 1].online, f"game {number}")
             return
-        if type == "hand" and not correcting:
+        if type in ("hand", FIRST_DEALER) and not correcting:
             online = state.tables[state.named_game(data)[0] - 1].online
-            if by_its_table(actor, online, f"game {data.get('game')}", "its hands"):
+            what = "its hands and its first dealer"
+            if by_its_table(actor, online, f"game {data.get('game')}", what):
                 return
         if actor.role == "manager":
             return
@@ -233,8 +248,13 @@ class PitsKind:
     def decide(
         self, state: PitsTournamentState, type: str, data: Mapping[str, Any]
     ) -> dict[str, Any]:
-        """Nothing: every Pits entry says all it means."""
-        return {}
+        """A first dealer drawn "as the first Jack turned up": its seed, the dealer
+        and the cards turned up (`first_dealer.decide`); every other entry says all
+        it means."""
+        if type != FIRST_DEALER:
+            return {}
+        number = state.named_game(data)[0]
+        return first_dealer.decide(state.first_seated(number), data)
 
     def apply(self, state: PitsTournamentState, entry: Entry) -> None:
         """Apply one entry (RefusedError: the sheet does not allow it)."""
@@ -275,6 +295,14 @@ class PitsKind:
         number, game = found
         played = [list(result.detail["order"]) for result in match.results]
         entries, stands = _differences(state, number, game, played)
+        # The table drew its first dealer (P1) when it dealt its first hand. (A match
+        # given without its log, a summary of its results, says nothing of it.)
+        if number not in state.first_dealers:
+            log = getattr(match, "log", ())
+            seat = next((e.public["dealer"] for e in log if e.type == "deal"), None)
+            if seat is not None:
+                dealer = state.first_seated(number)[seat]
+                entries.insert(0, (FIRST_DEALER, {"game": number, "dealer": dealer}))
         if not stands:
             return entries
         for hand in range(len(game.hands), len(played)):
@@ -323,13 +351,17 @@ def view(state: PitsTournamentState) -> dict[str, Any]:
     """The roster, every game with its hands, and both prize tables."""
     games = []
     for number, (game, table) in enumerate(zip(state.sheet.games, state.tables, strict=True), 1):
+        first = state.first_dealers.get(number)
         hands = []
         for index, order in enumerate(game.hands, 1):
+            # Hand 1 is dealt by the first dealer, each later one by the last hand's 3rd (P7).
+            dealt = game.hands[index - 2][2] if index > 1 else first.player if first else None
             hands.append(
                 {
                     "hand": index,
                     "order": list(order),
                     "points": {p: POINTS[place] for place, p in enumerate(order)},
+                    "dealt": dealt,
                     "dealer": order[2],
                     "entry": state.entered[number - 1][index - 1],
                 }
@@ -340,6 +372,7 @@ def view(state: PitsTournamentState) -> dict[str, Any]:
                 "table": table.label,
                 "scorer": table.scorer,
                 "online": table.online,
+                "first_dealer": None if first is None else first.to_json(),
                 "seats": [list(seat) for seat in game.seats],
                 "at_table": game.table,
                 "hands": hands,
@@ -367,6 +400,9 @@ def csv(state: PitsTournamentState) -> dict[str, str]:
     cell is safe to open in a spreadsheet (`export.cell`)."""
     sheets: list[list[Cell]] = []
     for number, (game, table) in enumerate(zip(state.sheet.games, state.tables, strict=True), 1):
+        first = state.first_dealers.get(number)
+        if first is not None:
+            sheets.append([number, table.label, "first dealer", first.player, _HOW[first.how]])
         for index, order in enumerate(game.hands, 1):
             sheets.append([number, table.label, index, *order])
         status = "signed" if game.confirmed else "ruled off" if game.ruled_off else "open"
@@ -394,6 +430,10 @@ def csv(state: PitsTournamentState) -> dict[str, str]:
             standings,
         ),
     }
+
+
+_HOW = {"chosen": "chosen", "drawn": "drawn: the first Jack turned up", "online": "online table"}
+"""How a first dealer was decided, in words (sheets.csv)."""
 
 
 def _ranked(lines: Sequence[Standing], key: Callable[[Standing], float]) -> list[dict[str, Any]]:
@@ -490,8 +530,9 @@ def _offline_game(state: PitsTournamentState, data: Mapping[str, Any]) -> tuple[
         raise RefusedError(f"game {number} is ruled off")
     if state.tables[number - 1].online is not None:
         raise RefusedError(f"game {number} is played online already")
-    if game.hands:
-        raise RefusedError(f"game {number} has hands on its sheet: it is played with cards")
+    if game.hands or number in state.first_dealers:
+        what = "hands" if game.hands else "its first dealer"
+        raise RefusedError(f"game {number} has {what} on its sheet: it is played with cards")
     return number, game
 
 
@@ -559,6 +600,20 @@ def _sign(state: PitsTournamentState, entry: Entry) -> None:
     game.sign(player)
 
 
+def _first_dealer(state: PitsTournamentState, entry: Entry) -> None:
+    number, game = state.named_game(entry.data)
+    if game.ruled_off:
+        raise RefusedError(f"game {number} is ruled off")
+    made = state.first_dealers.get(number)
+    if made is not None:
+        raise RefusedError(
+            f"the first dealer of game {number} is recorded already (entry #{made.entry}): "
+            "correct that entry to change it"
+        )
+    players = state.first_seated(number)
+    state.first_dealers[number] = first_dealer.first_dealer(entry, players, len(game.hands))
+
+
 def _check_in(state: PitsTournamentState, entry: Entry) -> None:
     state.check_in.apply(entry, state.players)
 
@@ -573,6 +628,7 @@ _TYPES = {
     "sign": _sign,
     DIFFERS: _differs,
     CHECK_IN: _check_in,
+    FIRST_DEALER: _first_dealer,
 }
 
 KIND = PitsKind()

@@ -19,7 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from pitkit.tournaments.hall import Hall
 from pitkit.tournaments.log import (
+    HALL,
     NEW_LINK,
     SENT_FIELD,
     Actor,
@@ -48,6 +50,8 @@ class Tournament:
         self.state: Any = replay(kind, self.options, self.entries)
         self.keys: dict[str, Entry] = {e.sent.key: e for e in self.entries if e.sent}
         """Each entry sent with an idempotency key, by its key."""
+        self.hall = Hall(self.entries)
+        """The round clock and the calls to the judge (`log.HALL` entries)."""
 
     @property
     def last(self) -> int:
@@ -90,6 +94,12 @@ class Tournament:
             self._check_new_link(actor, data, corrects)
             made = {**data, **(decided or {})}
             entry = Entry(seq, at, actor.role, actor.name, type, made, sent=sent)
+            self._add(entry)
+            return entry
+        if type in HALL:
+            made = {**data, **self.hall.decide(self.state, actor, type, data, corrects)}
+            entry = Entry(seq, at, actor.role, actor.name, type, made, sent=sent)
+            self.hall.apply(entry)
             self._add(entry)
             return entry
         if corrects is None:
@@ -143,6 +153,7 @@ class Tournament:
         if entry.sent is not None:
             self.keys.pop(entry.sent.key, None)
         self.state = replay(self.kind, self.options, self.entries)
+        self.hall = Hall(self.entries)
 
     def catch_up(self, entries: Iterable[Entry]) -> None:
         """Add entries stored since the last one held (by another worker), in order:
@@ -152,7 +163,9 @@ class Tournament:
             if entry.seq != self.last + 1:
                 raise ValueError(f"entry #{entry.seq} does not follow #{self.last}")
             self._add(entry)
-            if entry.corrects is not None:
+            if entry.type in HALL:
+                self.hall.apply(entry)
+            elif entry.corrects is not None:
                 past_changed = True
             elif entry.type != NEW_LINK and not past_changed:
                 self._apply(entry)
@@ -245,3 +258,7 @@ class Tournament:
     def csv(self) -> dict[str, str]:
         """Every sheet and the standings, as CSV texts by file name."""
         return self.kind.csv(self.state)
+
+    def hall_view(self, actor: Actor) -> dict[str, Any]:
+        """The round clock and the calls to the judge as `actor` sees them (`Hall.view`)."""
+        return self.hall.view(actor, self.state)

@@ -14,8 +14,13 @@ from typing import Any, Literal, NotRequired, TypedDict
 __all__ = [
     "CheckInMark",
     "CheckInView",
+    "HallCall",
+    "HallClock",
+    "HallInfo",
     "LinkHolder",
     "PitchAppeal",
+    "PitchBidding",
+    "PitchCall",
     "PitchDisqualified",
     "PitchGoRound",
     "PitchJudge",
@@ -31,6 +36,7 @@ __all__ = [
     "PitchTournamentRules",
     "PitchTournamentTable",
     "PitchTournamentView",
+    "PitsFirstDealer",
     "PitsPrizeLine",
     "PitsPrizeTables",
     "PitsTournamentGame",
@@ -98,10 +104,25 @@ class PitsTournamentHand(TypedDict):
     order: list[str]
     """The finishing order, 1st to 5th."""
     points: dict[str, int]
+    dealt: str | None
+    """Who dealt it: the game's first dealer (null if not recorded) for hand 1, then
+    the last hand's 3rd."""
     dealer: str
     """Who deals next: the 3rd."""
     entry: int
     """The entry that made it (the one to correct)."""
+
+
+class PitsFirstDealer(TypedDict):
+    """Who dealt a game's first hand, and how: chosen by the scorer, drawn by the
+    server "as the first Jack turned up" (with its seed and the cards turned up, each
+    [player, card]), or by the online table."""
+
+    player: str
+    how: Literal["chosen", "drawn", "online"]
+    entry: int
+    seed: int | None
+    turned: list[list[str]]
 
 
 class PitsTournamentGame(TypedDict):
@@ -112,6 +133,7 @@ class PitsTournamentGame(TypedDict):
     scorer: str
     online: str | None
     """The pitkit table it is played at, which enters its hands."""
+    first_dealer: PitsFirstDealer | None
     seats: list[list[str]]
     """Each seat's occupants in order; the last one sits there now."""
     at_table: list[str]
@@ -180,6 +202,28 @@ class PitchPad(TypedDict):
     game: str | None
 
 
+class PitchCall(TypedDict):
+    """One call of a hand's bidding: who made it, the call as the game writes it
+    ("pass", "bid 3", "steal 4", "take", "run", "sell") and in the seed's words
+    ("took it for one more (4)")."""
+
+    player: str
+    call: str
+    words: str
+
+
+class PitchBidding(TypedDict):
+    """A hand's bidding as recorded, in the order made, and what it decided: the
+    pitcher, the bid, and the highest bid made (what an offender loses for a misplay)."""
+
+    entry: int
+    """The entry that recorded it."""
+    calls: list[PitchCall]
+    pitcher: str
+    bid: int
+    highest: int
+
+
 class PitchPadLine(TypedDict):
     """One line of a table's pad: a hand (pending until its judge initials it), a
     hand voided or dealt again, or a misplay ruled."""
@@ -200,6 +244,12 @@ class PitchPadLine(TypedDict):
     initials: str | None
     confirmed_by: str | None
     confirm_entry: int | None
+    bidding: PitchBidding | None
+    """The hand's bidding, when recorded (a hand), or the misplayed hand's (a misplay)."""
+    counts: dict[str, int] | None
+    """Each player's counted game points, when recorded (by the dealer, or the judge
+    who initialled the line)."""
+    counted_by: str | None
 
 
 class PitchAppeal(TypedDict):
@@ -250,6 +300,10 @@ class PitchTournamentTable(TypedDict):
     pending: list[int]
     """The pad's lines no judge has initialled yet."""
     appeal: PitchAppeal | None
+    bidding: PitchBidding | None
+    """The bidding of the hand in play, once its dealer has recorded it."""
+    calling_order: list[str]
+    """Who calls in the hand in play, in order: from the dealer's left, the dealer last."""
     outcome: PitchTournamentOutcome | None
     over: bool
     advancing: list[str]
@@ -291,6 +345,12 @@ class PitchPending(TypedDict):
     judge: str | None
     dealer: str
     note: str
+    players: list[str]
+    """Who played the hand: whose game points the judge counts."""
+    game: str | None
+    """Who the line gives the game point to (null: a tie)."""
+    counts: dict[str, int] | None
+    """The counts the line was recorded with, if any."""
 
 
 class PitchMisplay(TypedDict):
@@ -301,6 +361,9 @@ class PitchMisplay(TypedDict):
     player: str
     ruling: Literal["correctable", "not correctable"]
     highest_bid: int | None
+    bidding: int | None
+    """The entry of the recorded bidding the highest bid comes from (null: the judge
+    gave it, as no bidding was recorded)."""
     lost: int
     judge: str
     initials: str | None
@@ -388,6 +451,42 @@ TournamentView = PitsTournamentView | PitchTournamentView
 """A kind's view of its tournament."""
 
 
+class HallClock(TypedDict):
+    """The round clock (`pitkit.tournaments.clock`): it counts down to `ends` (the
+    server's time: the news stream sends the server's ``now``) while it runs, or shows
+    `left` while paused."""
+
+    label: str
+    seconds: float
+    running: bool
+    ends: float | None
+    left: float | None
+    entry: int
+    by: str
+
+
+class HallCall(TypedDict):
+    """A call to the judge not done yet (`pitkit.tournaments.calls`): `call` is its
+    entry; `judge` None: the manager is called; status open or coming."""
+
+    call: int
+    at: float
+    player: str
+    where: str
+    judge: str | None
+    status: str
+    answered_by: str | None
+    answered_at: float | None
+
+
+class HallInfo(TypedDict):
+    """The hall as the link's role sees it: the round clock, and the calls not done
+    yet that the reader answers or made."""
+
+    clock: HallClock | None
+    calls: list[HallCall]
+
+
 class TournamentInfo(TypedDict):
     """The tournament as the link's role sees it (``GET /api/events/{id}``): its
     kind's view, and its log."""
@@ -399,5 +498,6 @@ class TournamentInfo(TypedDict):
     created: float
     options: dict[str, Any]
     me: LinkHolder
+    hall: HallInfo
     view: TournamentView
     log: list[TournamentEntry]

@@ -32,6 +32,7 @@ __all__ = [
     "Point",
     "Trick",
     "card_points",
+    "game_point",
     "hand_sides",
     "parse_trick",
     "score_hand",
@@ -312,7 +313,7 @@ def score_tricks(
     awards = [
         *_high_low(played, trump_suit, sides, side_index),
         _jack(played, winners, trump_suit, sides, side_index, jack_to),
-        _game(counts, sides),
+        game_point(counts, sides),
     ]
     return _settle(trump_suit, pitcher, bid, sides, awards, counts, size)
 
@@ -505,7 +506,9 @@ def _jack(
     return Award("jack", (), None, None, f"{jack} was not dealt")
 
 
-def _game(counts: Sequence[int], sides: Sequence[tuple[int, ...]]) -> Award:
+def game_point(counts: Sequence[int], sides: Sequence[tuple[int, ...]]) -> Award:
+    """The game point from each side's counted card points: the highest count takes
+    it; a tie at the top gives it to nobody (C6, topic 33)."""
     best = max(counts)
     leaders = [i for i, c in enumerate(counts) if c == best]
     team = any(len(s) > 1 for s in sides)

@@ -21,6 +21,8 @@ from pitkit import games
 from pitkit.core.game import Game
 from pitkit.core.rules import RuleSet
 from pitkit.server.live import messages
+from pitkit.server.live.notices import Notify
+from pitkit.server.live.pacing import Clock
 from pitkit.server.live.quick import PlayNow
 from pitkit.server.live.rebuild import Rebuilt, rebuild
 from pitkit.server.live.seats import Seat
@@ -53,9 +55,20 @@ class Manager:
     """Every table this worker runs, and their creation, loading, handover and unloading."""
 
     def __init__(
-        self, store: Store, limits: Limits, metrics: Metrics, owners: Owners | None = None
+        self,
+        store: Store,
+        limits: Limits,
+        metrics: Metrics,
+        owners: Owners | None = None,
+        notify: Notify | None = None,
+        clock: Clock | None = None,
     ) -> None:
+        """`notify` tells players away from a table that it is their turn, or that a
+        match is over (docs/turn-based.md); `clock` times the moves (a test's may be
+        moved forward: `Clock.advance`)."""
         self.store = store
+        self.notify = notify
+        self.clock = clock or Clock()
         self.limits = limits
         self.metrics = metrics
         self.owners: Owners = owners or SoleOwner()
@@ -74,6 +87,7 @@ class Manager:
         """Start: take up every unfinished table no worker runs (on SQLite, all of
         them), and start sweeping and, beside other workers, adopting orphans."""
         await self.owners.start(self._hand_over, self._lose_all)
+        self.clock.on_advance(asyncio.get_running_loop(), self._clock_moved)
         await self.adopt()
         log.info("running %d unfinished tables", len(self.tables))
         await self.sweep()
@@ -81,6 +95,11 @@ class Manager:
         if self.owners.shared:
             adopting = self._every(self.limits.adopt_seconds, self.adopt)
             self._tasks.append(asyncio.create_task(adopting))
+
+    def _clock_moved(self) -> None:
+        """A test moved the clock forward: each move whose time ran out meanwhile times out."""
+        for table in list(self.tables.values()):
+            table.pacing.check_turn()
 
     def _sweep_period(self) -> float:
         return max(0.05, min(self.limits.waiting_seconds, self.limits.idle_seconds) / 4)
@@ -116,7 +135,9 @@ class Manager:
             if table.watched:
                 continue
             idle = now - table.touched
-            if table.status == "waiting" and idle > self.limits.waiting_seconds:
+            # A table at its own pace gives its players as long as a move to sit down.
+            waiting = max(self.limits.waiting_seconds, table.settings.own_pace or 0.0)
+            if table.status == "waiting" and idle > waiting:
                 with contextlib.suppress(Exception):  # the database may be down: next time
                     await table.expire()
                     await self._unload(table)
@@ -200,7 +221,7 @@ class Manager:
 
     def _adopt(self, record: TableRecord, rebuilt: Rebuilt | None = None) -> Table | None:
         try:
-            table = Table(record, self.store, self.limits, self.thinker, self.metrics, rebuilt)
+            table = self._table(record, rebuilt)
         except ValueError as exc:  # a game or option no longer known
             log.error("table %s cannot be loaded: %s", record.id, exc)
             self._unloadable.add(record.id)
@@ -209,6 +230,22 @@ class Manager:
         table.start_timers()
         table.bots.schedule()
         return table
+
+    def _table(
+        self, record: TableRecord, rebuilt: Rebuilt | None, creator: str | None = None
+    ) -> Table:
+        """The live table of `record`, told how to reach players away and how to time moves."""
+        return Table(
+            record,
+            self.store,
+            self.limits,
+            self.thinker,
+            self.metrics,
+            rebuilt,
+            creator,
+            notify=self.notify,
+            clock=self.clock,
+        )
 
     def _register(self, table: Table) -> None:
         self.tables[table.id] = table
@@ -258,7 +295,7 @@ class Manager:
         except BaseException:
             await self.owners.release(table_id)
             raise
-        table = Table(record, self.store, self.limits, self.thinker, self.metrics, creator=creator)
+        table = self._table(record, None, creator)
         self._register(table)
         if all(s.kind == "bot" for s in table.seats):
             await table.start()
@@ -299,6 +336,11 @@ class Manager:
             raise ValueError(
                 f"no bot named {settings.standin!r} for {game.name}; "
                 f"bots are: {', '.join(bot_registry.names(game))}"
+            )
+        if settings.own_pace is not None and game.realtime:
+            raise ValueError(
+                f"{game.title} is played in real time, all at once: it cannot be played "
+                "at your own pace (the turn-based games can)"
             )
         least = self.limits.turn_seconds_least
         if settings.turn_seconds is not None and settings.turn_seconds < least:

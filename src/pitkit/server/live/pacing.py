@@ -4,7 +4,12 @@ One object for the three clocks a table shows (`Clocks`). It reads the table's
 state and room, sends the pace's own message (``next_hand``), and tells the
 table what only the table may do through the hooks it is given: which seats a
 bot plays, that a hand has started (the bots may act), that a person's turn ran
-out (a stand-in moves).
+out (a stand-in moves, or the player forfeits), that a move's deadline is set (a
+table at its own pace stores it, so that a restart keeps it).
+
+The turn timer runs on the server's `Clock`, wall-clock time that a test may move
+forward (`Clock.advance`): a table at its own pace gives each move hours or days,
+and its deadline is an absolute time (docs/turn-based.md).
 """
 
 from __future__ import annotations
@@ -27,11 +32,60 @@ from pitkit.server.live.state import Setup, TableState
 from pitkit.server.live.wire import PauseInfo
 from pitkit.server.ops.settings import Limits
 
-__all__ = ["Pace", "Pacing", "Pause"]
+__all__ = ["Clock", "Deadline", "Pace", "Pacing", "Pause"]
 
 #: Seconds the pause between hands lasts once nobody is left to wait for: a page that
 #: reloads, or a server that restarts (its sockets close first), keeps the pause.
 EMPTY_SECONDS = 2.0
+
+
+class Clock:
+    """The server's wall clock (seconds since the epoch, as `time.time`), which a test
+    may move forward: `advance` adds to every reading, and wakes each table whose
+    turn timer has run out meanwhile. Nothing over HTTP reaches it; a test holds the
+    server's `Manager` (``app.state.services.manager.clock``) and calls `advance`."""
+
+    def __init__(self) -> None:
+        self.skew = 0.0
+        """Seconds added to the real time (only ever by a test)."""
+        self._moved: list[tuple[asyncio.AbstractEventLoop, Callable[[], None]]] = []
+
+    def now(self) -> float:
+        """The time now, in wall-clock seconds."""
+        return time.time() + self.skew
+
+    def on_advance(self, loop: asyncio.AbstractEventLoop, wake: Callable[[], None]) -> None:
+        """Call `wake` on `loop` each time the clock is moved forward."""
+        self._moved.append((loop, wake))
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock `seconds` forward (a test's simulated day); from any thread."""
+        if seconds < 0:
+            raise ValueError("the clock only moves forward")
+        self.skew += seconds
+        for loop, wake in self._moved:
+            loop.call_soon_threadsafe(wake)
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When the move due at a version of a match must be made by (`Clock.now` seconds)."""
+
+    match: int
+    version: int
+    ends: float
+
+    def to_json(self) -> dict[str, float]:
+        """As stored in the table's settings (``deadline``)."""
+        return {"match": self.match, "version": self.version, "ends": self.ends}
+
+    @staticmethod
+    def from_json(data: Any) -> Deadline | None:
+        """A stored deadline, or None if there is none (or it cannot be read)."""
+        try:
+            return Deadline(int(data["match"]), int(data["version"]), float(data["ends"]))
+        except (TypeError, KeyError, ValueError):
+            return None
 
 
 @dataclass(eq=False)
@@ -58,14 +112,24 @@ class Pace:
     """A hand started after the pause: the bots may act."""
     ran_out: Callable[[int], None]
     """The turn timer ran out at this version."""
+    timed: Callable[[Deadline], None]
+    """A turn timer started with this deadline (a table at its own pace stores it)."""
 
 
 class Pacing:
     """The pause between hands, the turn timer and the sorting clock of one table."""
 
     def __init__(
-        self, setup: Setup, limits: Limits, state: TableState, room: Room, hooks: Pace
+        self,
+        setup: Setup,
+        limits: Limits,
+        state: TableState,
+        room: Room,
+        hooks: Pace,
+        wall: Clock | None = None,
     ) -> None:
+        self.wall = wall or Clock()
+        """The clock of the turn timer (a test's may be moved forward)."""
         self.game = setup.game
         self.settings = settings = setup.settings
         self.state = state
@@ -84,7 +148,7 @@ class Pacing:
         """The pause before the hand just dealt, while it lasts (`after_step`)."""
         self._turn_timer: asyncio.TimerHandle | None = None
         self._turn_ends: float | None = None
-        """When the turn timer runs out for the person to act now (`time.monotonic`)."""
+        """When the turn timer runs out for the person to act now (`Clock.now`)."""
 
     # -- what the table shows ---------------------------------------------------
 
@@ -119,7 +183,7 @@ class Pacing:
     def _turn_left(self) -> float | None:
         if self._turn_ends is None:
             return None
-        return round(max(0.0, self._turn_ends - time.monotonic()), 1)
+        return round(max(0.0, self._turn_ends - self.wall.now()), 1)
 
     # -- the sorting clock --------------------------------------------------------
 
@@ -240,20 +304,60 @@ class Pacing:
         """Whether the turn timer runs."""
         return self._turn_timer is not None
 
+    @property
+    def move_seconds(self) -> float | None:
+        """The time a person has for each move: at their own pace, or the turn timer."""
+        return self.settings.own_pace or self.settings.turn_seconds
+
+    def _timed_turn(self) -> bool:
+        """Whether the person to act now has a turn timer: a turn-based game under way
+        with a timer, no pause, and a person (not a bot) to act."""
+        match = self.state.match
+        if not self.move_seconds or self.game.realtime or match is None or match.is_over:
+            return False
+        if self.pause is not None:
+            return False  # it starts with the hand (`end_pause`)
+        return not all(self.hooks.bot_plays(i) for i in match.to_act)
+
     def restart_turn(self) -> None:
-        """After each move (and each deal): a person to act has `turn_seconds` for this
+        """After each move (and each deal): a person to act has `move_seconds` for this
         move. Not in real time (Pit has no turns), nor for seats a bot plays."""
         self.stop_turn()
-        seconds, match = self.settings.turn_seconds, self.state.match
-        if not seconds or self.game.realtime or match is None or match.is_over:
-            return
-        if self.pause is not None:
-            return  # it starts with the hand (`end_pause`)
-        if all(self.hooks.bot_plays(i) for i in match.to_act):
-            return
+        seconds = self.move_seconds
+        if seconds and self._timed_turn():
+            self._run_turn(self.wall.now() + seconds)
+            assert self._turn_ends is not None
+            self.hooks.timed(Deadline(self.state.number, self.state.version, self._turn_ends))
+
+    def restore_turn(self, stored: Deadline | None) -> None:
+        """A match read again (after a restart): the turn timer runs to the deadline
+        stored for this very move (it may have passed: the move times out at once), or,
+        with none stored, gives the move its whole time from now."""
+        state = self.state
+        if stored is None or (stored.match, stored.version) != (state.number, state.version):
+            self.restart_turn()
+        elif self._timed_turn():
+            self._run_turn(stored.ends)
+
+    def _run_turn(self, ends: float) -> None:
+        """Run the turn timer to `ends` (`Clock.now` seconds)."""
+        self.stop_turn()
+        self._turn_ends = ends
         loop = asyncio.get_running_loop()
-        self._turn_ends = time.monotonic() + seconds
-        self._turn_timer = loop.call_later(seconds, self.hooks.ran_out, self.state.version)
+        self._turn_timer = loop.call_later(max(0.0, ends - self.wall.now()), self.check_turn)
+
+    def check_turn(self) -> None:
+        """Whether the turn timer ran out (its timer fired, or a test moved the clock):
+        if so, it stops and the table is told, once; else it waits on."""
+        ends = self._turn_ends
+        if ends is None:
+            return
+        if self.wall.now() < ends:
+            self._run_turn(ends)  # woken early (the clock never goes back, but be sure)
+            return
+        version = self.state.version
+        self.stop_turn()
+        self.hooks.ran_out(version)
 
     def stop_turn(self) -> None:
         """Stop the turn timer, if it runs."""

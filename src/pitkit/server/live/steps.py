@@ -21,7 +21,7 @@ from pitkit.core.actions import Action
 from pitkit.core.errors import BadActionError, IllegalActionError
 from pitkit.core.events import Event
 from pitkit.core.match import Match
-from pitkit.server.live import messages
+from pitkit.server.live import messages, ratings
 from pitkit.server.live.bots import BotSeats
 from pitkit.server.live.conn import Conn
 from pitkit.server.live.feed import Feed
@@ -126,6 +126,7 @@ class Steps:
         self.state.touch()
         if outcome is not None:
             self.state.status = "over"
+            await ratings.rate_finished(self.store, self.setup.id, self.state.number)
         return Step(since, outcome is not None)
 
     async def _open_to(self, seat: int, conn: Conn | None, by_bot: bool) -> Match[Any, Any]:

@@ -15,13 +15,14 @@ version 0.
 The table holds the lock, and runs each change as store-then-send through its
 parts, which call nothing above them (each module imports only those before it):
 
-    conn < seats < room < state < messages < pacing < bots < host, chat
+    conn < seats < room < state < messages < pacing < bots < host, chat, reminders
          < feed < door < steps < tables
 
 `Room` the seats, spectators and their sockets; `TableState` where the table
 stands; `messages` what is sent, as pure functions; `Pacing` the pause between
 hands, the turn timer and the sorting clock; `BotSeats`; the `Host`'s changes;
-the `Chat`; the `Feed` (who is sent what); the `Door` (who comes and goes); the
+the `Chat`; the `Reminders` (notices to players away, a move's time running
+out); the `Feed` (who is sent what); the `Door` (who comes and goes); the
 match's `Steps` (dealt, applied, stored, undone).
 """
 
@@ -45,9 +46,11 @@ from pitkit.server.live.conn import Conn
 from pitkit.server.live.door import Door
 from pitkit.server.live.feed import Feed
 from pitkit.server.live.host import Change, Host
-from pitkit.server.live.pacing import Pace, Pacing
+from pitkit.server.live.notices import Notify
+from pitkit.server.live.pacing import Clock, Deadline, Pace, Pacing
 from pitkit.server.live.protocol import ProtocolError
 from pitkit.server.live.rebuild import Rebuilt, rebuild
+from pitkit.server.live.reminders import Reminders
 from pitkit.server.live.room import Room
 from pitkit.server.live.seats import Seat
 from pitkit.server.live.state import Setup, TableState
@@ -60,66 +63,16 @@ from pitkit.server.ops.tokens import hash_token
 from pitkit.server.store import storage
 from pitkit.server.store.storage import Store, TableRecord
 
-__all__ = ["Conn", "Rebuilt", "Seat", "Table", "rebuild"]
+__all__ = ["Conn", "Rebuilt", "Seat", "Standing", "Table", "rebuild"]
 
 log = logging.getLogger("pitkit.server")
 
 
-class Table:
-    """One table: its lock, and the parts that run its seats and its match."""
+class Standing:
+    """Where a table stands, read from its state and room (the `Table`'s own view)."""
 
-    def __init__(
-        self,
-        record: TableRecord,
-        store: Store,
-        limits: Limits,
-        thinker: Thinker,
-        metrics: Metrics,
-        rebuilt: Rebuilt | None = None,
-        creator: str | None = None,
-    ) -> None:
-        """`rebuilt` is the stored match replayed (`rebuild`), when the caller
-        did that off the event loop; `creator` the address that created the table."""
-        self.id = record.id
-        self.game: Game = games.get(record.game)
-        self.players = record.players
-        self.rules: RuleSet = self.game.make_rules(record.rules)
-        self.settings = TableSettings.from_json(record.settings)
-        self.host_hash = record.host_hash
-        self.created = record.created
-        self.store = store
-        self.limits = limits
-        self.metrics = metrics
-        self.creator = creator
-        self.lock = asyncio.Lock()
-        self.on_step: Callable[[Table], None] | None = None
-        """Told of every stored step and new match (an event's table feeds its event)."""
-        setup = Setup(self.id, self.game, self.players, self.rules, self.settings, self.created)
-        self.state = state = TableState(
-            record.status, record.match_no, max(record.created, record.updated)
-        )
-        seats = [
-            Seat(s.seat, s.kind, s.bot, s.name, s.token_hash)
-            for s in sorted(record.seats, key=lambda s: s.seat)
-        ]
-        self.room = room = Room(
-            seats, self.settings.away_timeout, self._went_away, limits.spectator_idle_seconds
-        )
-        pace = Pace(self._bot_plays, self._hand_started, self._turn_ran_out)
-        self.pacing = pacing = Pacing(setup, limits, state, room, pace)
-        self.bots = BotSeats(setup, thinker, state, room, pacing, self.act)
-        self.host = Host(setup, limits, store, thinker, state, room, self.bots)
-        self.chat = Chat(setup, list(record.chat), limits, store, room)
-        self.feed = Feed(setup, limits, state, room, pacing, self.chat)
-        self.door = Door(setup, limits, store, state, room, pacing, self.feed)
-        self.steps = Steps(
-            setup, limits, store, self.lock, state, room, pacing, self.bots, self.feed
-        )
-        if record.match is not None:
-            self.steps.adopt(rebuilt or rebuild(self.game, record))
-            self._resume_pause()
-
-    # -- where the table stands ---------------------------------------------------
+    state: TableState
+    room: Room
 
     @property
     def match(self) -> Match[Any, Any] | None:
@@ -160,6 +113,69 @@ class Table:
     def watched(self) -> bool:
         """Whether anyone has a socket open here."""
         return self.room.watched
+
+
+class Table(Standing):
+    """One table: its lock, and the parts that run its seats and its match."""
+
+    def __init__(
+        self,
+        record: TableRecord,
+        store: Store,
+        limits: Limits,
+        thinker: Thinker,
+        metrics: Metrics,
+        rebuilt: Rebuilt | None = None,
+        creator: str | None = None,
+        notify: Notify | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        """`rebuilt` is the stored match replayed (`rebuild`), when the caller did that
+        off the event loop; `creator` the address that created the table; `notify`
+        tells players away from it (`Reminders`); `clock` times its moves."""
+        self.id = record.id
+        self.game: Game = games.get(record.game)
+        self.players = record.players
+        self.rules: RuleSet = self.game.make_rules(record.rules)
+        self.settings = TableSettings.from_json(record.settings)
+        self.host_hash = record.host_hash
+        self.created = record.created
+        self.store = store
+        self.limits = limits
+        self.metrics = metrics
+        self.creator = creator
+        self.lock = asyncio.Lock()
+        self.on_step: Callable[[Table], None] | None = None
+        """Told of every stored step and new match (an event's table feeds its event)."""
+        setup = Setup(self.id, self.game, self.players, self.rules, self.settings, self.created)
+        self.state = state = TableState(
+            record.status, record.match_no, max(record.created, record.updated)
+        )
+        seats = [
+            Seat(s.seat, s.kind, s.bot, s.name, s.token_hash)
+            for s in sorted(record.seats, key=lambda s: s.seat)
+        ]
+        # At your own pace nobody is away: a move waits for its player until its deadline.
+        away = 0.0 if self.settings.own_pace else self.settings.away_timeout
+        self.room = room = Room(seats, away, self._went_away, limits.spectator_idle_seconds)
+        pace = Pace(self._bot_plays, self._hand_started, self._turn_ran_out, self._timed)
+        self.pacing = pacing = Pacing(setup, limits, state, room, pace, clock)
+        self.bots = BotSeats(setup, thinker, state, room, pacing, self.act)
+        self.reminders = Reminders(
+            setup, store, state, room, self.bots, self.lock, self._shut, notify
+        )
+        self.host = Host(setup, limits, store, thinker, state, room, self.bots)
+        self.chat = Chat(setup, list(record.chat), limits, store, room)
+        self.feed = Feed(setup, limits, state, room, pacing, self.chat)
+        self.door = Door(setup, limits, store, state, room, pacing, self.feed)
+        self.steps = Steps(
+            setup, limits, store, self.lock, state, room, pacing, self.bots, self.feed
+        )
+        if record.match is not None:
+            self.steps.adopt(rebuilt or rebuild(self.game, record))
+            self._resume_pause()
+            if self.status == "playing":
+                pacing.restore_turn(Deadline.from_json(record.settings.get("deadline")))
 
     def info(self) -> TableInfo:
         """The table as anyone may see it (never the seed, never a card)."""
@@ -213,10 +229,13 @@ class Table:
         profile `profile`'s (`Door.sit`); returns the seat, and its new secret when it
         was claimed. `ProtocolError` (`profile_seated`: it holds another seat here)."""
         async with self.lock:
-            sat = await self.door.sit(token, name, profile, profile_name)
+            untold = await self.reminders.untold_turns()
+            index, secret = await self.door.sit(token, name, profile, profile_name)
+            if index in untold:
+                self.reminders.seat_now_profiles(index)
             await self._start_when_seated()
         self.bots.schedule()
-        return sat
+        return index, secret
 
     async def hand_over(self, profile: str) -> tuple[int, str]:
         """The seat the profile `profile` holds here, with a new secret for the device
@@ -351,6 +370,7 @@ class Table:
         everyone its view (a moved socket its new seat first). Under the lock."""
         moves = await self.host.make_moves()
         await self.steps.deal()
+        self.reminders.turns((), None)
         self._stepped()
         self.state.signal()
         self.feed.table()
@@ -379,7 +399,9 @@ class Table:
         async with self.lock:
             if conn is not None:
                 _check_seat(conn, seat, meant)
+            before = self.match.to_act if self.match is not None else frozenset()
             step = await self.steps.take(seat, spelling, version, conn, by_bot)
+            self._remind(seat, before, by_bot, step.over)
             self._stepped()
             self.metrics.actions.labels(self.game.name).inc()
             if conn is not None:
@@ -414,6 +436,14 @@ class Table:
         if self.on_step is not None:
             self.on_step(self)
 
+    def _remind(self, seat: int, before: frozenset[int], by_bot: bool, over: bool) -> None:
+        """After `seat`'s move: tell those away whose turn it is, or that the match is over
+        (not its player, if they made it themselves)."""
+        if over:
+            self.reminders.over(None if by_bot else seat, self.info()["outcome"])
+        else:
+            self.reminders.turns(before, seat)
+
     # Hooks: what the table's parts tell it.
 
     def _went_away(self) -> None:
@@ -429,7 +459,10 @@ class Table:
         self.bots.schedule()
 
     def _turn_ran_out(self, version: int) -> None:
-        self.bots.ring(version)
+        self.reminders.ran_out(version)
+
+    def _timed(self, deadline: Deadline) -> None:
+        self.reminders.timed(deadline)
 
     # -- the end ---------------------------------------------------------------------------
 
@@ -463,6 +496,7 @@ class Table:
         self.steps.cancel()
         self.room.stop()
         await self.bots.stop()
+        await self.reminders.stop(self.limits.store_seconds)
         for conn in self.room.conns():
             conn.close(1012)
 

@@ -108,6 +108,10 @@ class SettingsInfo(TypedDict):
     spectator_chat: bool
     turn_seconds: float | None
     next_hand_seconds: float | None
+    own_pace: float | None
+    """At your own pace: the seconds each move may take (null: an ordinary table)."""
+    on_timeout: Literal["standin", "forfeit"]
+    """When a move's time runs out: a bot makes it, or the player forfeits the match."""
     event: NotRequired[str]
     """The tournament whose game the table plays, if it does."""
 

@@ -23,9 +23,12 @@ from typing import Any
 
 __all__ = [
     "NORMAL_BOT_DELAY",
+    "OWN_PACE_LEAST",
+    "OWN_PACE_MOST",
     "VENUE",
     "Bucket",
     "Limits",
+    "PushSettings",
     "TableSettings",
     "database_url",
     "limit_docs",
@@ -121,6 +124,9 @@ class Limits:
     """Streams of events' news (the pages that follow an event live) one client address
     may hold open at once, half its sockets' cap; beyond it a page asks every few
     seconds instead."""
+    judge_calls_per_hour: int = 12
+    """Calls to the judge one player's link may make an hour (a table has one open call
+    at a time besides: a call made again while the judge is on the way is refused)."""
     replay_steps: int = 3000
     """Versions a match may have to be replayed in the page (a view a version is sent)."""
     history_hands: int = 3
@@ -174,6 +180,14 @@ class Limits:
     """How long a one-time code for signing in on another device lives (it works once)."""
     sign_ins_per_minute: int = 30
     """Passkey sign-ins and registrations one client address may begin a minute."""
+    push_subscriptions_per_profile: int = 10
+    """Devices one profile may have notices pushed to (docs/notices.md); one more drops
+    the one that asked longest ago."""
+    push_sends: int = 8
+    """Web Push messages the server sends at once (each waits on a push service); the
+    others wait their turn."""
+    push_waiting: int = 1000
+    """Notices waiting to be pushed; beyond it a new one is dropped (and logged)."""
 
     @classmethod
     def venue(cls) -> Limits:
@@ -280,6 +294,13 @@ class TableSettings:
     event: str | None = None
     """The event (tournament) whose game this table plays, if any: it feeds the
     event its hands. Set by the server when an event opens the table, never by a client."""
+    own_pace: float | None = None
+    """At your own pace (docs/turn-based.md): the seconds each move may take, from
+    `OWN_PACE_LEAST` (1 hour) to `OWN_PACE_MOST` (3 days); None: an ordinary table.
+    Only for turn-based games; its players never go away (no stand-in for absence)."""
+    on_timeout: str = "standin"
+    """When a move's time runs out (own pace, or the turn timer): "standin", a bot makes
+    that one move; "forfeit", the player forfeits the match and the table closes."""
 
     @staticmethod
     def from_json(data: dict[str, Any] | None, client: bool = False) -> TableSettings:
@@ -317,6 +338,7 @@ class TableSettings:
         event = data.get("event")
         if event is not None and not isinstance(event, str):
             raise ValueError("event is an event's id")
+        own_pace, on_timeout = _own_pace(data, turn_seconds)
         return TableSettings(
             delay,
             timeout,
@@ -326,6 +348,8 @@ class TableSettings:
             spectator_chat=spectator_chat,
             turn_seconds=turn_seconds,
             next_hand_seconds=next_hand_seconds,
+            own_pace=own_pace,
+            on_timeout=on_timeout,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -338,6 +362,8 @@ class TableSettings:
             "spectator_chat": self.spectator_chat,
             "turn_seconds": self.turn_seconds,
             "next_hand_seconds": self.next_hand_seconds,
+            "own_pace": self.own_pace,
+            "on_timeout": self.on_timeout,
             **({"event": self.event} if self.event is not None else {}),
         }
 
@@ -352,9 +378,11 @@ def _check_names(data: dict[str, Any], client: bool) -> None:
         "spectator_chat",
         "turn_seconds",
         "next_hand_seconds",
+        "own_pace",
+        "on_timeout",
     }
     if not client:
-        known.add("event")
+        known |= {"event", "deadline"}  # the server's: the move's deadline at own pace
     unknown = set(data) - known
     if unknown:
         # repr: a name is the client's text, shown back escaped whatever it holds.
@@ -362,6 +390,37 @@ def _check_names(data: dict[str, Any], client: bool) -> None:
             f"unknown settings {', '.join(sorted(repr(k)[:40] for k in unknown))}; "
             f"settings are: {', '.join(sorted(known))}"
         )
+
+
+OWN_PACE_LEAST = 3600.0
+"""The shortest time a move may take at a table at its own pace (1 hour)."""
+OWN_PACE_MOST = 3 * 86400.0
+"""The longest time a move may take at a table at its own pace (3 days)."""
+ON_TIMEOUT = ("standin", "forfeit")
+"""What happens when a move's time runs out (`TableSettings.on_timeout`)."""
+
+
+def _own_pace(data: dict[str, Any], turn_seconds: float | None) -> tuple[float | None, str]:
+    """The settings `own_pace` and `on_timeout`, checked (ValueError says what is wrong)."""
+    pace = data.get("own_pace")
+    own_pace = None if pace is None else _seconds(pace, OWN_PACE_MOST)
+    if pace is not None and (own_pace is None or own_pace < OWN_PACE_LEAST):
+        raise ValueError(
+            "own_pace (the time each move may take at your own pace) is from 1 hour "
+            "(3600 seconds) to 3 days (259200 seconds), or null (an ordinary table)"
+        )
+    if own_pace is not None and turn_seconds is not None:
+        raise ValueError(
+            "a table at its own pace has its own time for each move (own_pace): "
+            "leave turn_seconds out"
+        )
+    on_timeout = data.get("on_timeout", "standin")
+    if on_timeout not in ON_TIMEOUT:
+        raise ValueError(
+            'on_timeout is "standin" (a bot makes the move) or "forfeit" (the player '
+            "forfeits the match)"
+        )
+    return own_pace, str(on_timeout)
 
 
 def _seconds(value: Any, most: float) -> float | None:
@@ -380,6 +439,36 @@ def _flag(data: dict[str, Any], name: str, default: bool) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"{name} is true or false")
     return value
+
+
+PUSH_CONTACT_ENV = "PITKIT_PUSH_CONTACT"
+PUSH_TEST_RECEIVERS_ENV = "PITKIT_PUSH_TEST_RECEIVERS"
+
+
+@dataclass(frozen=True)
+class PushSettings:
+    """How the server sends Web Push notices (docs/notices.md)."""
+
+    contact: str | None = None
+    """Who push services may write to about this server's messages (the VAPID ``sub``):
+    ``mailto:you@example.org`` or an https URL (`PITKIT_PUSH_CONTACT`). None: the
+    server's public URL if it is https, else ``mailto:pitkit@localhost``."""
+    test_receivers: bool = False
+    """Tests only: also allow subscriptions at ``http://127.0.0.1`` (a local receiver
+    that plays the push service; `PITKIT_PUSH_TEST_RECEIVERS=1`). Never on a real site:
+    it would let anyone make the server post to its own machine."""
+
+    @staticmethod
+    def from_environ(environ: Mapping[str, str] | None = None) -> PushSettings:
+        """The settings the environment gives (`PITKIT_PUSH_CONTACT`,
+        `PITKIT_PUSH_TEST_RECEIVERS`); ValueError if the contact is no mailto: or https URL."""
+        env = os.environ if environ is None else environ
+        contact = env.get(PUSH_CONTACT_ENV) or None
+        if contact is not None and not contact.startswith(("mailto:", "https://")):
+            raise ValueError(
+                f"{PUSH_CONTACT_ENV} is mailto:you@example.org or an https URL, not {contact!r}"
+            )
+        return PushSettings(contact, env.get(PUSH_TEST_RECEIVERS_ENV) == "1")
 
 
 def database_url(data: str, database: str | None) -> str:

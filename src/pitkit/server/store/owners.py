@@ -211,7 +211,7 @@ class PostgresOwners:
                 "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
             )
             rows = await cursor.fetchall()
-        taken = {_signed(row[0]) for row in rows}
+        taken = {signed_profile(row[0]) for row in rows}
         return [t for t in ids if lock_key(t) not in taken]
 
     async def _watch(self) -> None:
@@ -248,7 +248,7 @@ class PostgresOwners:
                 await asyncio.sleep(self.heartbeat)
 
 
-def _signed(value: int) -> int:
+def signed_profile(value: int) -> int:
     """The bigint lock key from its two unsigned 32-bit halves."""
     value &= (1 << 64) - 1
     return value - (1 << 64) if value >= 1 << 63 else value

@@ -32,6 +32,7 @@ from pitkit.server.store.storage import (
 )
 
 __all__ = [
+    "HELD",
     "DeviceRecord",
     "NewDevice",
     "PasskeyRecord",
@@ -51,6 +52,7 @@ __all__ = [
     "passkeys",
     "redeem_code",
     "rename",
+    "seat_profiles",
     "seats_held",
     "sit",
     "tables_of",
@@ -432,7 +434,7 @@ def drop_passkey(profile_id: str, credential_id: str) -> Callable[[Connection], 
 
 # -- seats --------------------------------------------------------------------------------
 
-_HELD = and_(
+HELD = and_(
     seats_t.c.table_id == profile_seats_t.c.table_id,
     seats_t.c.token_hash == profile_seats_t.c.token_hash,
     seats_t.c.kind == "player",
@@ -446,7 +448,7 @@ def seats_held(table_id: str, profile_id: str) -> Callable[[Connection], list[in
     def job(conn: Connection) -> list[int]:
         rows = conn.execute(
             select(seats_t.c.seat)
-            .join(profile_seats_t, _HELD)
+            .join(profile_seats_t, HELD)
             .where(
                 profile_seats_t.c.table_id == table_id,
                 profile_seats_t.c.profile_id == profile_id,
@@ -454,6 +456,21 @@ def seats_held(table_id: str, profile_id: str) -> Callable[[Connection], list[in
             .order_by(seats_t.c.seat)
         )
         return [int(r.seat) for r in rows]
+
+    return job
+
+
+def seat_profiles(table_id: str) -> Callable[[Connection], dict[int, str]]:
+    """A job that reads which profile holds each seat of a table (seats no profile
+    holds are left out): whom to tell that it is their turn."""
+
+    def job(conn: Connection) -> dict[int, str]:
+        rows = conn.execute(
+            select(seats_t.c.seat, profile_seats_t.c.profile_id)
+            .join(profile_seats_t, HELD)
+            .where(profile_seats_t.c.table_id == table_id)
+        )
+        return {int(r.seat): str(r.profile_id) for r in rows}
 
     return job
 
@@ -501,7 +518,7 @@ def tables_of(profile_id: str, limit: int = 100) -> Callable[[Connection], list[
                 seats_t.c.name,
             )
             .select_from(profile_seats_t)
-            .join(seats_t, _HELD)
+            .join(seats_t, HELD)
             .join(tables_t, tables_t.c.id == profile_seats_t.c.table_id)
             .where(profile_seats_t.c.profile_id == profile_id)
             .order_by(tables_t.c.updated.desc(), tables_t.c.id)

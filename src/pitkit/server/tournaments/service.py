@@ -319,6 +319,7 @@ class Tournaments:
                 "created": running.created,
                 "options": tournament.options,
                 "me": {"role": actor.role, "name": actor.name},
+                "hall": tournament.hall_view(actor),
             }
             own = running.kind.own(tournament.state, actor)
             return await running.shown.page(tournament, head, own)

@@ -29,6 +29,7 @@ from pitkit.server.web.guards import (
 )
 from pitkit.server.web.limits import BodyLimit, RequestRate, TokenRoutes
 from pitkit.server.web.profiles import profile_routes
+from pitkit.server.web.publish import publish_routes
 from pitkit.server.web.services import Services
 from pitkit.server.web.tournaments import tournament_routes
 
@@ -68,6 +69,7 @@ def web_app(services: Services, lifespan: Lifespan) -> App:
             services.tournaments, services.online, site, services.limits.events_per_address
         )
     )
+    app.include_router(publish_routes(services.tournaments, site))
     app.include_router(profile_routes(limits))
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.include_router(play.router)

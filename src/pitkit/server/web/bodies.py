@@ -104,9 +104,11 @@ class CreateTable(Body):
     )
     settings: dict[_Name, float | bool | _Name | None] = Field(
         default_factory=dict,
-        max_length=8,
+        max_length=12,
         description=(
-            "bot_delay (s), away_timeout (s, 0: never), standin (bot), listed, spectator_chat."
+            "bot_delay (s), away_timeout (s, 0: never), standin (bot), listed, spectator_chat, "
+            "turn_seconds, next_hand_seconds, own_pace (s a move, 3600 to 259200), "
+            'on_timeout ("standin" or "forfeit"): docs/protocol.md.'
         ),
     )
 

@@ -185,6 +185,10 @@ def content_security_policy(site: Site) -> str:
             "style-src-attr 'unsafe-inline'",
             # data: for the icons inside Swagger UI's stylesheet.
             "img-src 'self' data:",
+            # The web app manifest (installing pitkit on a phone's home screen).
+            "manifest-src 'self'",
+            # The service worker (static/sw.js) is a script of the site's own.
+            "worker-src 'self'",
             f"connect-src {sockets}",
             "base-uri 'none'",
             "form-action 'self'",

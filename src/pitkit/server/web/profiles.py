@@ -4,7 +4,8 @@ continuing at one of them on this device.
 
 A profile's device secret travels only as ``Authorization: Bearer``, never in a
 URL; a route about the profile answers 401 without a live one. A profile's public
-id opens nothing: no route takes it. Wrong one-time codes count against the
+id opens nothing here (the player's page, web/players.py, shows only what is
+public). Wrong one-time codes count against the
 client's address (`FailedTries`, as an event's wrong codes do). The two routes
 that change a table are under ``/api/tables/<id>/``, so that a proxy in front of
 several workers sends them to the worker that runs the table (docs/deploy.md).
@@ -41,7 +42,7 @@ from pitkit.server.web.services import Services, Wired
 from pitkit.server.web.tables import table_or_404
 from pitkit.server.web.tournaments import FAILED_TRIES_BURST, FAILED_TRIES_RATE
 
-__all__ = ["profile_routes"]
+__all__ = ["answering", "profile_routes", "signed_profile"]
 
 _Key = Annotated[str, Field(max_length=40)]
 _Name = Annotated[str, Field(max_length=200)]
@@ -152,7 +153,9 @@ class Code(BaseModel):
 
 class MyTable(BaseModel):
     """A table where the profile holds a seat. `your_turn`: whether the seat may act
-    now (null: the table is not running on this worker)."""
+    now (null: the table is not running on this worker); `move_left`: while it may, the
+    seconds left for the move, at a table with a time for each move (null: none);
+    `own_pace`: the table's time for each move, at your own pace (null: an ordinary one)."""
 
     id: str
     game: str
@@ -165,6 +168,8 @@ class MyTable(BaseModel):
     event: str | None
     updated: float
     your_turn: bool | None
+    move_left: float | None = None
+    own_pace: float | None = None
 
 
 class Seated(BaseModel):
@@ -188,7 +193,7 @@ _TABLE_STATUS = {"bad_token": 403, "closed": 409, "profile_seated": 409, "no_tab
 
 
 @contextlib.contextmanager
-def _answering() -> Iterator[None]:
+def answering() -> Iterator[None]:
     """Refusals as HTTP errors: a field (400), a name taken (409), a sign-in (403), a
     table's (its code's), the database not answering (503)."""
     try:
@@ -207,9 +212,9 @@ def _answering() -> Iterator[None]:
         ) from None
 
 
-async def _signed(services: Services, authorization: str | None) -> Signed:
+async def signed_profile(services: Services, authorization: str | None) -> Signed:
     """Who the device's secret signs in (401 without a live one)."""
-    with _answering():
+    with answering():
         signed = await services.profiles.signed_in(bearer(authorization))
     if signed is None:
         raise HTTPException(
@@ -259,14 +264,14 @@ def _the_profile(router: APIRouter, made: Buckets) -> None:
         """Make a profile. The answer holds this device's secret, once: keep it."""
         if not made.take(_address(request)):
             raise HTTPException(429, "too many profiles made from here; try again later")
-        with _answering():
+        with answering():
             return _issued(await services.profiles.create(body.name, body.colour))
 
     @router.get("/api/profiles/me")
     async def me(services: Wired, authorization: Authorization = None) -> Me:
         """The profile, its signed-in devices and passkeys."""
-        signed = await _signed(services, authorization)
-        with _answering():
+        signed = await signed_profile(services, authorization)
+        with answering():
             devices = await services.profiles.devices(signed)
             keys = await services.profiles.passkeys.held(signed.profile.id)
         return Me(
@@ -285,8 +290,8 @@ def _the_profile(router: APIRouter, made: Buckets) -> None:
         body: ProfileChange, services: Wired, authorization: Authorization = None
     ) -> ProfileOut:
         """Rename the profile, or change its colour."""
-        signed = await _signed(services, authorization)
-        with _answering():
+        signed = await signed_profile(services, authorization)
+        with answering():
             return _out(await services.profiles.change(signed, body.name, body.colour))
 
     @router.delete("/api/profiles/me/devices/{device_id}", status_code=204)
@@ -294,8 +299,8 @@ def _the_profile(router: APIRouter, made: Buckets) -> None:
         device_id: PublicId, services: Wired, authorization: Authorization = None
     ) -> None:
         """Sign a device out (this one too): its secret opens nothing from now on."""
-        signed = await _signed(services, authorization)
-        with _answering():
+        signed = await signed_profile(services, authorization)
+        with answering():
             if not await services.profiles.sign_out(signed, device_id):
                 raise HTTPException(404, "your profile has no such device signed in")
 
@@ -306,8 +311,8 @@ def _signing_in(router: APIRouter, ceremonies: Buckets, tries: FailedTries) -> N
     @router.post("/api/profiles/me/codes", status_code=201)
     async def new_code(services: Wired, authorization: Authorization = None) -> Code:
         """A one-time code for signing in on another device (a new one voids the last)."""
-        signed = await _signed(services, authorization)
-        with _answering():
+        signed = await signed_profile(services, authorization)
+        with answering():
             code, seconds = await services.profiles.codes.make(signed.profile.id)
         return Code(code=code, seconds=seconds)
 
@@ -319,7 +324,7 @@ def _signing_in(router: APIRouter, ceremonies: Buckets, tries: FailedTries) -> N
         `navigator.credentials.get`)."""
         if not ceremonies.take(_address(request)):
             raise HTTPException(429, "too many sign-ins begun from here; wait a minute")
-        with _answering():
+        with answering():
             return await services.profiles.begin(way, body.ask, _where(services, request))
 
     @router.post("/api/profiles/sign-in/{way}")
@@ -337,7 +342,7 @@ def _signing_in(router: APIRouter, ceremonies: Buckets, tries: FailedTries) -> N
                 f"too many wrong codes from here: try again in {seconds} s",
                 {"Retry-After": seconds},
             )
-        with _answering():
+        with answering():
             try:
                 issued = await services.profiles.sign_in(
                     way, body.answer, _where(services, request)
@@ -356,10 +361,10 @@ def _passkeys(router: APIRouter, ceremonies: Buckets) -> None:
         request: Request, services: Wired, authorization: Authorization = None
     ) -> dict[str, Any]:
         """The options of `navigator.credentials.create` for a new passkey."""
-        signed = await _signed(services, authorization)
+        signed = await signed_profile(services, authorization)
         if not ceremonies.take(_address(request)):
             raise HTTPException(429, "too many passkeys begun from here; wait a minute")
-        with _answering():
+        with answering():
             profile = signed.profile
             return await services.profiles.passkeys.offer(
                 profile.id, profile.name, _where(services, request)
@@ -370,8 +375,8 @@ def _passkeys(router: APIRouter, ceremonies: Buckets) -> None:
         body: NewPasskey, request: Request, services: Wired, authorization: Authorization = None
     ) -> PasskeyOut:
         """Keep the new passkey: from now on it signs a device in to this profile."""
-        signed = await _signed(services, authorization)
-        with _answering():
+        signed = await signed_profile(services, authorization)
+        with answering():
             key = await services.profiles.passkeys.register(
                 signed.profile.id, body.credential, _where(services, request)
             )
@@ -382,8 +387,8 @@ def _passkeys(router: APIRouter, ceremonies: Buckets) -> None:
         credential_id: PublicId, services: Wired, authorization: Authorization = None
     ) -> None:
         """Forget a passkey: it signs nobody in from now on."""
-        signed = await _signed(services, authorization)
-        with _answering():
+        signed = await signed_profile(services, authorization)
+        with answering():
             if not await services.profiles.passkeys.remove(signed.profile.id, credential_id):
                 raise HTTPException(404, "your profile has no such passkey")
 
@@ -393,11 +398,14 @@ def _tables(router: APIRouter) -> None:
 
     @router.get("/api/profiles/me/tables")
     async def my_tables(services: Wired, authorization: Authorization = None) -> list[MyTable]:
-        """The tables where the profile holds a seat, changed last first."""
-        signed = await _signed(services, authorization)
-        with _answering():
+        """The tables where the profile holds a seat: those where it is the profile's
+        turn first (the least time left first), then the rest, changed last first."""
+        signed = await signed_profile(services, authorization)
+        with answering():
             held = await services.profiles.tables(signed)
-        return [_my_table(services, seat) for seat in held]
+        mine = [_my_table(services, seat) for seat in held]
+        # Stable: within each group the store's order (changed last first) stays.
+        return sorted(mine, key=lambda t: (not t.your_turn, t.move_left is None, t.move_left or 0))
 
     @router.post("/api/tables/{table_id}/profile-seat")
     async def profile_seat(
@@ -406,9 +414,9 @@ def _tables(router: APIRouter) -> None:
         """Take a seat as the profile's: claim an invitation's open seat (its new secret
         is returned), or make the seat whose own secret this is the profile's. One
         profile holds one seat at a table (409 for a second)."""
-        signed = await _signed(services, authorization)
+        signed = await signed_profile(services, authorization)
         table = await table_or_404(services, table_id)
-        with _answering():
+        with answering():
             profile = signed.profile
             seat, token = await table.sit(body.token, body.name, profile.id, profile.name)
         return Seated(seat=seat, token=token)
@@ -419,9 +427,9 @@ def _tables(router: APIRouter) -> None:
     ) -> Continued:
         """Continue on this device in the seat the profile holds at the table: the seat
         gets a new secret, returned once; the devices that held it before are let go."""
-        signed = await _signed(services, authorization)
+        signed = await signed_profile(services, authorization)
         table = await table_or_404(services, table_id)
-        with _answering():
+        with answering():
             seat, token = await table.hand_over(signed.profile.id)
         base = services.site.base_url(request.scope)
         return Continued(seat=seat, token=token, url=f"{base}/t/{table.id}#token={token}&continue")
@@ -434,9 +442,11 @@ def _issued(issued: Issued) -> SignedIn:
 def _my_table(services: Services, held: SeatHeld) -> MyTable:
     """A seat the profile holds, with what the live table says if it runs here."""
     live = services.manager.tables.get(held.table_id)
-    status, turn = held.status, None
+    status, turn, left, own_pace = held.status, None, None, None
     if live is not None:
         status, turn = live.status, held.seat in live.info()["to_act"]
+        left = live.pacing.clocks().turn_left if turn else None
+        own_pace = live.settings.own_pace
     known = held.game in games.names()
     return MyTable(
         id=held.table_id,
@@ -450,4 +460,6 @@ def _my_table(services: Services, held: SeatHeld) -> MyTable:
         event=held.event,
         updated=held.updated,
         your_turn=turn,
+        move_left=left,
+        own_pace=own_pace,
     )

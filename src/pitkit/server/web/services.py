@@ -13,6 +13,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from pitkit.server.live.manager import Manager
+from pitkit.server.live.notices import PushNotices
 from pitkit.server.live.profiles import Profiles
 from pitkit.server.live.replays import Replays
 from pitkit.server.ops.metrics import Metrics
@@ -41,6 +42,8 @@ class Services:
     """The tournaments' games at pitkit tables."""
     profiles: Profiles
     """Players' profiles, their devices and the ways to sign in."""
+    push: PushNotices
+    """Web Push: the server's key, each profile's subscriptions, sending notices."""
 
     replays: Replays = field(init=False)
     """Finished matches' replays and logs, kept gzipped (they never change once over)."""

@@ -22,6 +22,7 @@ import contextlib
 import io
 import json
 import math
+import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -41,9 +42,17 @@ from pitkit.server.tournaments.service import NotALinkError, Running, Slip, Tour
 from pitkit.server.tournaments.shown import Page
 from pitkit.server.web.bodies import Body, bearer
 from pitkit.server.web.guards import Site
+from pitkit.server.web.hall import hall_routes
 from pitkit.server.web.limits import Buckets, FailedTries
 from pitkit.server.web.services import Wired
-from pitkit.tournaments.log import KEY_SHAPE, OPEN_TABLE, Actor, ForbiddenError, RefusedError
+from pitkit.tournaments.log import (
+    CALL_JUDGE,
+    KEY_SHAPE,
+    OPEN_TABLE,
+    Actor,
+    ForbiddenError,
+    RefusedError,
+)
 
 __all__ = [
     "FAILED_TRIES_BURST",
@@ -177,6 +186,8 @@ def tournament_routes(
     address may open an hour."""
     router = APIRouter()
     tries = FailedTries(FAILED_TRIES_RATE, FAILED_TRIES_BURST)
+    # First: its roster.csv goes before the CSV files' route.
+    hall_routes(router, tournaments, lambda r, t, q: _guessing(tournaments, r, t, q, tries))
     _reading(router, tournaments, site, events_an_hour, tries)
     _entering(router, tournaments, online, site, tries)
     _following(router, tournaments)
@@ -316,6 +327,8 @@ def _entering(
         if the key was sent with other content, naming its entry)."""
         running = await _running_or_404(tournaments, event_id)
         token, key, table = bearer(authorization), idempotency_key, None
+        if body.type == CALL_JUDGE:  # bounded: made only there
+            raise HTTPException(409, f"call the judge with POST /api/events/{running.id}/calls")
         try:
             with _guessing(tournaments, running, token, request, tries):
                 if body.type == OPEN_TABLE and body.corrects is None:
@@ -359,9 +372,10 @@ def _following(router: APIRouter, tournaments: Tournaments) -> None:
         responses={200: {"content": {"text/event-stream": {}}}},
     )
     async def stream(event_id: TournamentId, request: Request, services: Wired) -> Response:
-        """The event's news as server-sent events: ``entry`` with ``{"seq": n}``, the
-        number of its last entry, at once and after each new entry (fetch the event
-        then), and ``ping`` (the same) every 10 s when nothing happens. Public (it
+        """The event's news as server-sent events: ``entry`` with ``{"seq": n, "now": t}``,
+        the number of its last entry and the server's time, at once and after each new
+        entry (fetch the event then), and ``ping`` (the same) every 10 s when nothing
+        happens. Public (it
         says only what the public log says); a stream lasts 25 s, and EventSource
         opens the next by itself. 429 beyond the streams an address may hold."""
         running = await _running_or_404(tournaments, event_id)
@@ -419,7 +433,8 @@ async def _news(tournaments: Tournaments, running: Running) -> AsyncIterator[byt
             ring = bell.next_ring()
             kind = "entry" if bell.last != sent else "ping"
             sent = bell.last
-            yield f'event: {kind}\ndata: {{"seq": {sent}}}\n\n'.encode()
+            now = round(time.time(), 3)  # the server's time: pages set their clocks by it
+            yield f'event: {kind}\ndata: {{"seq": {sent}, "now": {now}}}\n\n'.encode()
             left = until - loop.time()
             if left <= 0:
                 return

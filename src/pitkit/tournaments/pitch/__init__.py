@@ -33,14 +33,24 @@ from 1). The entries:
   table is played online (`pitkit.server.tournaments.online`), and that
   pitkit table enters its cut and its hands (role "table").
 - ``cut`` {round, table, dealer}: the table's judge, the winner of the cut (C3).
-- ``hand`` {round, table, line, bid, pitcher, trump, high, low, jack, game}:
-  the hand's dealer; ``jack`` null when not dealt, ``game`` null for a tie.
+- ``bidding`` {round, table, calls}: the dealer of the hand in play, once its
+  bidding is over: every call in order (``pass``, ``2``-``4``, ``steal``, ``take``,
+  ``run``, ``sell``), checked by the game's bidding rules (`bidding.py`). It gives
+  the hand's pitcher and bid, and a misplay's highest bid. Correctable until the
+  hand's line is recorded.
+- ``hand`` {round, table, line, bid, pitcher, trump, high, low, jack, game,
+  bidding?, counts?}: the hand's dealer; ``jack`` null when not dealt, ``game`` null
+  for a tie; ``bid`` and ``pitcher`` follow from the bidding when it is recorded, and
+  ``game`` from each player's counted game points when given (`pad.py`, `counts.py`).
   Correctable (by its dealer or the judge) until it is confirmed.
-- ``confirm`` {round, table, line, initials?}: the table's judge.
+- ``confirm`` {round, table, line, initials?, counts?}: the table's judge, who may
+  give each player's counted game points (they must give the game point as the line
+  does).
 - ``misdeal`` {round, table, found}: the table's judge (C11).
 - ``appeal`` {round, table, offender, note?}: a player at the table or its judge.
 - ``rule_misplay`` {appeal, correctable, highest_bid?}, ``dismiss_appeal``
-  {appeal}: the table's judge.
+  {appeal}: the table's judge; the highest bid is the recorded bidding's, or, with
+  none recorded, the judge's.
 - ``differs`` {round, table, line, played, sheet, note}: an online table, where a
   line of its pad is not the hand it played (`pitkit.tournaments.log.DIFFERS`).
 - ``check_in`` {player, present?}: a player for themselves, or the manager, at an

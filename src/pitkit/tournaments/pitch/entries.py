@@ -9,7 +9,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pitkit.games.pitch.rules import MAX_BID, MIN_BID
-from pitkit.games.pitch.scoring import score_pad
 from pitkit.games.pitch.sheet import Confirm, Misdeal, Misplay, ScoreSheet
 from pitkit.tournaments.checkin import CHECK_IN
 from pitkit.tournaments.log import (
@@ -20,11 +19,13 @@ from pitkit.tournaments.log import (
     RefusedError,
     entry_name,
 )
+from pitkit.tournaments.pitch.bidding import Bidding
+from pitkit.tournaments.pitch.counts import check_game, count_words, read_counts
+from pitkit.tournaments.pitch.pad import hand_bidding, read_pad
 from pitkit.tournaments.pitch.seating import seat_round
 from pitkit.tournaments.pitch.state import (
     FOUND,
     NOTE_CHARS,
-    PAD,
     RULES,
     Appeal,
     GoRoundTable,
@@ -66,7 +67,7 @@ def _initials(text: Any) -> str:
         raise RefusedError(str(exc)) from None
 
 
-def _signed(
+def signed_profile(
     state: PitchTournamentState, actor: Actor, data: Mapping[str, Any], needed: bool
 ) -> str | None:
     """The initials a judge's entry carries: a judge's own (as registered), or the
@@ -170,42 +171,27 @@ def _hand(state: PitchTournamentState, entry: Entry) -> None:
             f"an appeal against {appeal.offender} is open at {table.label} (entry "
             f"#{appeal.seq}): the judge rules on it first"
         )
-    seats: dict[str, int | None] = {}
-    for key in ("pitcher", "high", "low", "jack", "game"):
-        needed = key in ("pitcher", "high", "low")
-        name = entry_name(data, key) if needed else _maybe_name(data, key)
-        if name is None:
-            seats[key] = None
-            continue
-        seat = table.seat(name)
-        if seat not in sheet.seated:
-            why = "disqualified" if seat in sheet.disqualified else "sitting out"
-            raise RefusedError(f"{name} does not play this hand: {why}")
-        seats[key] = seat
-    pitcher, high, low = seats["pitcher"], seats["high"], seats["low"]
-    assert pitcher is not None and high is not None and low is not None
-    trump = data.get("trump")
-    if not isinstance(trump, str):
-        raise RefusedError("give trump: C, D, H or S")
-    try:
-        result = score_pad(
-            sheet.seated,
-            pitcher=pitcher,
-            bid=_int(data, "bid"),
-            trump=trump,
-            high=high,
-            low=low,
-            jack=seats["jack"],
-            game=seats["game"],
-            players=len(table.players),
-        )
-    except ValueError as exc:
-        raise RefusedError(str(exc)) from None
+    read = read_pad(table, sheet, entry, table.bidding)
     before = len(sheet.entries)
-    sheet.record_hand(result)
-    pad = {key: data.get(key) for key in PAD}
-    pad["trump"] = result.trump.letter
-    _record(table, before, entry, pad)
+    sheet.record_hand(read.result)
+    _record(table, before, entry, read.pad)
+    meta = table.lines[-1]
+    meta.bidding, meta.counts = read.bidding, read.counts
+    meta.counted_by = None if read.counts is None else entry.actor.label
+    table.bidding = None  # the hand is over: the next one is bid afresh
+
+
+def _bidding(state: PitchTournamentState, entry: Entry) -> None:
+    table = state.table(entry.data)
+    sheet = sheet_of(table)
+    if sheet.outcome is not None:
+        raise RefusedError(f"the game at {table.label} is over: {sheet.outcome.summary}")
+    if table.bidding is not None:
+        raise RefusedError(
+            f"the bidding of the hand in play at {table.label} is recorded already (entry "
+            f"#{table.bidding.entry}): correct that entry to change it"
+        )
+    table.bidding = hand_bidding(table, sheet, entry.data.get("calls"), entry.seq)
 
 
 def _confirm(state: PitchTournamentState, entry: Entry) -> None:
@@ -229,10 +215,34 @@ def _confirm(state: PitchTournamentState, entry: Entry) -> None:
             f"line {line} of {table.label} is confirmed already, by {meta.confirmed_by} "
             f"({done.judge}, entry #{meta.confirmed}): two judges at once"
         )
-    initials = _signed(state, entry.actor, data, needed=True)
+    initials = signed_profile(state, entry.actor, data, needed=True)
     assert initials is not None
+    counts = _counted(table, line, data)
     sheet.rule(Confirm(line, initials))
     meta.confirmed, meta.confirmed_by = entry.seq, by
+    if counts is not None and meta.counts is None:
+        meta.counts, meta.counted_by = counts, by
+
+
+def _counted(table: GoRoundTable, line: int, data: Mapping[str, Any]) -> dict[str, int] | None:
+    """The counts a judge confirms a line with (topic 31), if any: they must be the
+    line's own, when it has them, and give the game point as the line does."""
+    if data.get("counts") is None:
+        return None
+    assert table.sheet is not None
+    done, meta = table.sheet.entries[line - 1], table.lines[line - 1]
+    counts = read_counts(data["counts"], [table.players[s] for s in done.seated])
+    if meta.counts is not None and meta.counts != counts:
+        raise RefusedError(
+            f"line {line} was recorded with the counts {count_words(meta.counts)}, not "
+            f"{count_words(counts)}: correct the line first, then initial it"
+        )
+    game = None if meta.pad is None else meta.pad.get("game")
+    try:
+        check_game(counts, game, f"line {line}")
+    except RefusedError as exc:
+        raise RefusedError(f"{exc}: correct the line first, then initial it") from None
+    return counts
 
 
 def _misdeal(state: PitchTournamentState, entry: Entry) -> None:
@@ -243,8 +253,9 @@ def _misdeal(state: PitchTournamentState, entry: Entry) -> None:
     if found not in FOUND:
         raise RefusedError(f"a misdeal is found {', '.join(FOUND)}, not {found!r}")
     before = len(sheet.entries)
-    sheet.rule(Misdeal(found, _signed(state, entry.actor, data, needed=False)))
+    sheet.rule(Misdeal(found, signed_profile(state, entry.actor, data, needed=False)))
     _record(table, before, entry)
+    table.bidding = None  # the cards are dealt again (or the deal passes): a new bidding
 
 
 def _appeal(state: PitchTournamentState, entry: Entry) -> None:
@@ -287,20 +298,15 @@ def _rule_misplay(state: PitchTournamentState, entry: Entry) -> None:
     correctable = data.get("correctable")
     if not isinstance(correctable, bool):
         raise RefusedError("say whether the misplay is correctable: true or false")
-    highest: int | None = None
-    if not correctable:
-        value = data.get("highest_bid")
-        if not isinstance(value, int) or isinstance(value, bool) or not MIN_BID <= value <= MAX_BID:
-            raise RefusedError(
-                f"give the highest bid made in the misplayed hand, {MIN_BID} to {MAX_BID}: "
-                "the offender loses it"
-            )
-        highest = value
-    initials = _signed(state, entry.actor, data, needed=False)
+    bidding = table.bidding
+    highest = None if correctable else _highest(bidding, data.get("highest_bid"))
+    initials = signed_profile(state, entry.actor, data, needed=False)
     seat = table.seat(appeal.offender)
     before = len(sheet.entries)
     done = sheet.rule(Misplay(seat, correctable, highest, judge=initials))
     _record(table, before, entry)
+    if done.redeal:  # the cards are dealt again: a new bidding
+        table.lines[-1].bidding, table.bidding = bidding, None
     rnd = state.rounds[table.round - 1]
     out = seat in sheet.disqualified
     state.register.append(
@@ -310,6 +316,7 @@ def _rule_misplay(state: PitchTournamentState, entry: Entry) -> None:
             "player": appeal.offender,
             "ruling": "correctable" if correctable else "not correctable",
             "highest_bid": highest,
+            "bidding": None if bidding is None or correctable else bidding.entry,
             "lost": highest or 0,
             "judge": entry.actor.label,
             "initials": initials,
@@ -327,6 +334,25 @@ def _rule_misplay(state: PitchTournamentState, entry: Entry) -> None:
             "entry": entry.seq,
         }
     appeal.status, appeal.ruling = "misplay", entry.seq
+
+
+def _highest(bidding: Bidding | None, given: Any) -> int:
+    """The highest bid made in the misplayed hand (topic 37): the recorded bidding's,
+    which a bid the judge gives must agree with; without a recorded bidding, the
+    judge's."""
+    if bidding is not None:
+        if given is not None and given != bidding.highest:
+            raise RefusedError(
+                f"the bidding recorded for this hand (entry #{bidding.entry}) makes the "
+                f"highest bid {bidding.highest}, not {given}"
+            )
+        return bidding.highest
+    if not isinstance(given, int) or isinstance(given, bool) or not MIN_BID <= given <= MAX_BID:
+        raise RefusedError(
+            f"give the highest bid made in the misplayed hand, {MIN_BID} to {MAX_BID} (the "
+            "offender loses it), or have the dealer record the hand's bidding first"
+        )
+    return given
 
 
 def offline_table(state: PitchTournamentState, data: Mapping[str, Any]) -> GoRoundTable:
@@ -374,6 +400,7 @@ TYPES: dict[str, Callable[[PitchTournamentState, Entry], None]] = {
     "assign_judge": _assign_judge,
     "cut": _cut,
     "hand": _hand,
+    "bidding": _bidding,
     "confirm": _confirm,
     "misdeal": _misdeal,
     "appeal": _appeal,

@@ -4,11 +4,10 @@ entry, what the server decides, and its games played at pitkit tables.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from pitkit.games.pitch.match import PitchMatch
-from pitkit.games.pitch.scoring import HandResult
 from pitkit.tournaments import checkin
 from pitkit.tournaments.checkin import CHECK_IN, Presence
 from pitkit.tournaments.log import (
@@ -22,7 +21,7 @@ from pitkit.tournaments.log import (
     by_its_table,
     said_by_its_table,
 )
-from pitkit.tournaments.pitch import views
+from pitkit.tournaments.pitch import played, views
 from pitkit.tournaments.pitch.entries import TYPES, offline_table, sheet_of
 from pitkit.tournaments.pitch.seating import seating
 from pitkit.tournaments.pitch.state import (
@@ -37,10 +36,12 @@ from pitkit.tournaments.pitch.state import (
 __all__ = ["KIND", "PitchKind"]
 
 _MANAGER = frozenset({"add_player", "add_judge", "seat_round", "assign_judge", OPEN_TABLE})
-_FROM_TABLE = frozenset({"cut", "hand"})  # what an online table enters
+_FROM_TABLE = frozenset({"cut", "hand", "bidding"})  # what an online table enters
+_DEALT = frozenset({"hand", "bidding"})  # what the dealer records
 _WORDS = {
     "cut": "enter the cut for the deal",
     "hand": "record this hand",
+    "bidding": "record this hand's bidding",
     "confirm": "confirm a hand",
     "misdeal": "rule a misdeal",
     "appeal": "appeal a misplay",
@@ -55,7 +56,7 @@ class PitchKind:
     name = "pitch-tournament"
     title = "Darrtown Pitch tournament"
     links: Mapping[str, str] = {"add_player": "player", "add_judge": "judge"}
-    correctable = frozenset({"hand", "cut"})
+    correctable = frozenset({"hand", "cut", "bidding"})
 
     def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """`advance`: how many go on from each table to the next Go-Round
@@ -109,7 +110,8 @@ class PitchKind:
             return
         if type in _FROM_TABLE and not correcting:
             table = state.table(data)
-            if by_its_table(actor, table.online, table.label, "its cut and its hands"):
+            what = "its cut, its hands and their bidding"
+            if by_its_table(actor, table.online, table.label, what):
                 return
         if type == "seat_round" and "seating" in data:
             raise RefusedError(
@@ -182,94 +184,28 @@ class PitchKind:
         self, state: PitchTournamentState, table_id: str, match: PitchMatch
     ) -> list[tuple[str, dict[str, Any]]]:
         """The cut once the table has cut for the deal, then each hand the table
-        has scored that the pad lacks, as the dealer would record it (topic 35), if
-        every hand on the pad is the hand played or the manager's correction of it;
-        before them, a `DIFFERS` entry for each hand on the pad not as played (once
-        for each version of it)."""
+        has scored that the pad lacks, as the dealer would record it (topic 35), with
+        its bidding and each player's counted game points, if every hand on the pad is
+        the hand played or the manager's correction of it; before them, a `DIFFERS`
+        entry for each hand on the pad not as played (once for each version of it);
+        after them, the bidding of the hand in play once it is over
+        (`played.sync`)."""
         table = state.at_table(table_id)
         if table is None:
             return []
-        where = {"round": table.round, "table": table.number}
-        names = table.players
-        results = [done.result for done in match.sheet.entries if done.result is not None]
-        pads = [_pad(result, names) for result in results]
-        if table.sheet is None:
-            cut = ("cut", {**where, "dealer": names[match.sheet.first_dealer]})
-            return [cut, *_hands(where, pads, 1)]
-        entries, stands, scored = _differences(state, table, pads)
-        if not stands:
-            return entries
-        return [*entries, *_hands(where, pads[scored:], len(table.sheet.entries) + 1)]
+        return played.sync(state, table, match)
 
     def vacated(self, state: PitchTournamentState, entry: Entry) -> list[tuple[str, int]]:
         """None: nobody leaves a Pitch table's seat by an entry."""
         return []
 
 
-def _pad(result: HandResult, names: Sequence[str]) -> dict[str, Any]:
-    """A scored hand of the match as its dealer writes it on the pad."""
-    won = {award.point: award.credited for award in result.awards}
-    pad: dict[str, Any] = {
-        point: names[won[point][0]] if won[point] else None
-        for point in ("high", "low", "jack", "game")
-    }
-    pad.update(bid=result.bid, pitcher=names[result.pitcher], trump=result.trump.letter)
-    return pad
-
-
-def _hands(
-    where: Mapping[str, Any], pads: Sequence[Mapping[str, Any]], line: int
-) -> list[tuple[str, dict[str, Any]]]:
-    """The `hand` entries of the pads, from pad line `line`."""
-    return [("hand", {**where, "line": line + n, **pad}) for n, pad in enumerate(pads)]
-
-
-def _words(pad: Mapping[str, Any] | None) -> str:
-    """A pad line in words: "Ann bid 3 in H; high Ann, low Bob, jack -, game Cat"."""
-    pad = pad or {}
-    won = ", ".join(f"{point} {pad.get(point) or '-'}" for point in ("high", "low", "jack", "game"))
-    return f"{pad.get('pitcher')} bid {pad.get('bid')} in {pad.get('trump')}; {won}"
-
-
-def _differences(
-    state: PitchTournamentState, table: GoRoundTable, pads: Sequence[Mapping[str, Any]]
-) -> tuple[list[tuple[str, dict[str, Any]]], bool, int]:
-    """Where the table's pad differs from the hands played at its online table: a
-    `DIFFERS` entry for each line not said yet, whether the pad stands (each such
-    line is the manager's), and how many scored hands the pad holds."""
-    assert table.sheet is not None
-    hands = [
-        (done.line, meta)
-        for done, meta in zip(table.sheet.entries, table.lines, strict=True)
-        if done.kind == "hand"
-    ]
-    entries: list[tuple[str, dict[str, Any]]] = []
-    stands = True
-    for (line, meta), pad in zip(hands, pads, strict=False):
-        if meta.pad == pad:
-            continue
-        stands = stands and meta.role == "manager"
-        if state.differs.get((table.round, table.number, line)) == meta.pad:
-            continue
-        then = (
-            "the manager's correction stands"
-            if meta.role == "manager"
-            else "the table enters no more hands until the manager corrects it"
-        )
-        note = (
-            f"line {line} of {table.label}'s pad was played {_words(pad)} at the online "
-            f"table, but the pad says {_words(meta.pad)}: {then}"
-        )
-        where = {"round": table.round, "table": table.number, "line": line}
-        data = {**where, "played": dict(pad), "sheet": dict(meta.pad or {}), "note": note}
-        entries.append((DIFFERS, data))
-    return entries, stands, len(hands)
-
-
 def _check_judge(actor: Actor, type: str, table: GoRoundTable, correcting: bool) -> None:
     """A judge enters what a judge does, at the tables they judge."""
-    if type == "hand" and not correcting:
-        raise ForbiddenError("the dealer records each hand; the judge confirms it")
+    if type in _DEALT and not correcting:
+        raise ForbiddenError(
+            "the dealer records each hand (and its bidding); the judge confirms it"
+        )
     if table.judge != actor.name:
         judge = f"judge {table.judge}" if table.judge else "no judge yet"
         raise ForbiddenError(
@@ -293,8 +229,8 @@ def _check_player(
         raise ForbiddenError(f"{actor.name} is disqualified")
     if type == "appeal":
         return
-    if type == "hand":
-        dealer = _dealer(table, data, correcting)
+    if type in _DEALT:
+        dealer = _dealer(table, data, correcting and type == "hand")
         if dealer != actor.name:
             raise ForbiddenError(
                 f"{dealer} deals this hand: only the dealer, the table's judge or the "
@@ -311,6 +247,13 @@ def _check_correction(state: PitchTournamentState, type: str, data: Mapping[str,
     if type == "cut":
         if sheet.entries:
             raise RefusedError(f"{table.label} has lines on its pad: the cut for the deal stands")
+        return
+    if type == "bidding":
+        if table.bidding is None:
+            raise RefusedError(
+                f"the hand of that bidding is over at {table.label}: correct its line on the "
+                "pad, with the bidding, instead"
+            )
         return
     line = data.get("line")
     if not isinstance(line, int) or not 1 <= line <= len(sheet.entries):

@@ -14,6 +14,7 @@ from pitkit.games.pitch.rules import Rules
 from pitkit.games.pitch.sheet import GoRound, ScoreSheet
 from pitkit.tournaments.checkin import Presence
 from pitkit.tournaments.log import RefusedError
+from pitkit.tournaments.pitch.bidding import Bidding
 
 __all__ = [
     "DEFAULT_ADVANCE",
@@ -65,6 +66,9 @@ class Line:
     confirmed: int | None = None  # the confirming entry
     confirmed_by: str | None = None  # who confirmed: "judge Jo", "the manager"
     role: str = ""  # who made it as it stands (a correction's role, if corrected)
+    bidding: Bidding | None = None  # the hand's bidding, as recorded
+    counts: dict[str, int] | None = None  # each player's game points, as counted
+    counted_by: str | None = None  # who gave the counts: the dealer, "judge Jo"...
 
 
 @dataclass
@@ -80,6 +84,7 @@ class GoRoundTable:
     cut: int | None = None  # the entry of the cut for the deal
     lines: list[Line] = field(default_factory=list)
     online: str | None = None  # the pitkit table it is played at, which enters its hands
+    bidding: Bidding | None = None  # the bidding of the hand in play, once recorded
 
     @property
     def label(self) -> str:

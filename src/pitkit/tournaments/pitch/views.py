@@ -12,6 +12,7 @@ from typing import Any
 from pitkit.core.export import Cell, csv_text
 from pitkit.games.pitch.rules import TOURNAMENT_DEALS
 from pitkit.tournaments.log import Actor
+from pitkit.tournaments.pitch.bidding import calling_order
 from pitkit.tournaments.pitch.state import (
     MAX_SEATS,
     MIN_SEATS,
@@ -113,7 +114,7 @@ def _judges_json(state: PitchTournamentState) -> list[dict[str, Any]]:
 
 _PADS_HEADER = (
     "round", "table", "line", "entry", "kind", "dealer", "seated", *PAD,
-    "changes", "scores", "status", "initials", "note",
+    "changes", "scores", "status", "initials", "note", "bidding", "counts",
 )  # fmt: skip
 
 
@@ -140,6 +141,8 @@ def csv(state: PitchTournamentState) -> dict[str, str]:
                         line["status"],
                         line["initials"] or "",
                         line["note"],
+                        _calls_text(line["bidding"]),
+                        "; ".join(f"{p} {n}" for p, n in (line["counts"] or {}).items()),
                     ]
                 )
     standing: list[list[Cell]] = [
@@ -161,6 +164,13 @@ def csv(state: PitchTournamentState) -> dict[str, str]:
             ["round", "place", "player", "table", "points", "misplays", "status"], standing
         ),
     }
+
+
+def _calls_text(bidding: dict[str, Any] | None) -> str:
+    """A line's bidding in words, for pads.csv: "Ann passed; Bob bid 3; ..."."""
+    if bidding is None:
+        return ""
+    return "; ".join(f"{call['player']} {call['words']}" for call in bidding["calls"])
 
 
 _SEATS = re.compile(r"\bseats \[([\d, ]*)\]")
@@ -202,6 +212,10 @@ def _table_json(state: PitchTournamentState, table: GoRoundTable) -> dict[str, A
         "lines": _lines(table),
         "pending": table.pending,
         "appeal": None if appeal is None else appeal.to_json(),
+        "bidding": None if table.bidding is None or not playing else table.bidding.to_json(),
+        "calling_order": calling_order(names, sheet.dealer, sheet.seated)
+        if playing and sheet is not None
+        else [],
         "outcome": None
         if outcome is None
         else {
@@ -250,6 +264,9 @@ def _lines(table: GoRoundTable) -> list[dict[str, Any]]:
                 "initials": done.judge,
                 "confirmed_by": meta.confirmed_by,
                 "confirm_entry": meta.confirmed,
+                "bidding": None if meta.bidding is None else meta.bidding.to_json(),
+                "counts": None if meta.counts is None else dict(meta.counts),
+                "counted_by": meta.counted_by,
             }
         )
     return lines
@@ -259,14 +276,18 @@ def _pending(table: GoRoundTable, line: int) -> dict[str, Any]:
     """A pad line waiting for the judge's initials."""
     assert table.sheet is not None
     done = table.sheet.entries[line - 1]
+    meta = table.lines[line - 1]
     return {
         "round": table.round,
         "table": table.number,
         "line": line,
-        "entry": table.lines[line - 1].entry,
+        "entry": meta.entry,
         "judge": table.judge,
         "dealer": table.players[done.dealer],
         "note": _named(done.note, table.players),
+        "players": [table.players[s] for s in done.seated],
+        "game": None if meta.pad is None else meta.pad.get("game"),
+        "counts": None if meta.counts is None else dict(meta.counts),
     }
 
 

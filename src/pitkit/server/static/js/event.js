@@ -14,6 +14,7 @@
 // dropped network it waits, shown as "waiting to send", and lands once when the
 // network is back. After every entry the page draws the event from the server's answer.
 import {ApiError, api, errorText, h, morph, sentence, toast} from './dom.js';
+import {hallStrip} from './event/calls.js';
 import {checkInOnOpen} from './event/checkin.js';
 import {codePage, slipsPage} from './event/hall.js';
 import * as keep from './event/keep.js';
@@ -325,7 +326,7 @@ function draw() {
   drawBar();
   morph(byId('outbox'), h('div', {}, waitingPanel(ctx.waiting, kindModule.describe, () => { outbox.flush(); })));
   const main = byId('main');
-  const fresh = h('main', {}, hook()(ctx));
+  const fresh = h('main', {}, hallStrip(ctx), hook()(ctx)); // the clock and calls, then the kind's page
   // A <details> the reader opened or closed stays so (morph would reset it).
   /** @type {Map<string, boolean>} */
   const folds = new Map([...main.querySelectorAll('details[data-key]')].map((d) => [d.getAttribute('data-key') || '', /** @type {HTMLDetailsElement} */ (d).open]));

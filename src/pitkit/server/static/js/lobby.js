@@ -5,6 +5,7 @@
 // (js/store.js) and goes to your seat; Play now and Join are in js/play-now.js.
 import {api, errorText, h, plural, toast} from './dom.js';
 import {LEVEL_TITLES, drawMine, join, levelText, playNow, waitingText} from './play-now.js';
+import {offerOwnPace, ownPaceSettings, showOwnPace} from './own-pace.js';
 import * as store from './store.js';
 
 /** @typedef {import('./wire.js').GameInfo} GameInfo */
@@ -100,6 +101,7 @@ function drawForm(newGame = false) {
   }
   players.disabled = g.min_players === g.max_players;
   players.onchange = drawSeats;
+  offerOwnPace(g.realtime);
   drawSeats();
   drawRules();
 }
@@ -196,8 +198,9 @@ async function create(event) {
       bot_delay: Number(selectEl('speed').value),
       listed: inputEl('listed').checked,
       spectator_chat: inputEl('spectator-chat').checked,
-      turn_seconds: selectEl('turn-timer').value ? Number(selectEl('turn-timer').value) : null,
+      turn_seconds: selectEl('turn-timer').value && !inputEl('own-pace').checked ? Number(selectEl('turn-timer').value) : null,
       next_hand_seconds: Number(selectEl('next-hand').value),
+      ...ownPaceSettings(),
     },
   };
   const button = /** @type {HTMLButtonElement} */ (byId('create-button'));
@@ -362,6 +365,7 @@ async function start() {
   drawForm();
   drawPlayNow();
   byId('create').addEventListener('submit', create);
+  inputEl('own-pace').addEventListener('change', showOwnPace);
   byId('play-now').addEventListener('submit', pressPlayNow);
   drawMine(byId('mine-panel'), byId('my-tables')).catch((e) => toast(`Could not load your tables: ${errorText(e)}`));
   for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('[data-filter]'))) {

@@ -7,6 +7,7 @@ import {ApiError, api, errorText, h, plural, toast} from './dom.js';
 import * as store from './store.js';
 import {asMe, forget, keep, keepProfile, signedIn} from './profile.js';
 import {makePasskey, passkeysWork, usePasskey} from './passkeys.js';
+import {timeLeftText} from './own-pace.js';
 
 /** @typedef {import('./profile.js').Profile} Profile */
 /** @typedef {import('./profile.js').SignedIn} SignedIn */
@@ -16,7 +17,8 @@ import {makePasskey, passkeysWork, usePasskey} from './passkeys.js';
 /**
  * A table where the profile holds a seat.
  * @typedef {{id: string, game: string, title: string, players: number, status: string, match: number,
- *   seat: number, name: string | null, event: string | null, updated: number, your_turn: boolean | null}} MyTable
+ *   seat: number, name: string | null, event: string | null, updated: number, your_turn: boolean | null,
+ *   move_left?: number | null, own_pace?: number | null}} MyTable
  */
 
 /** @type {Record<string, string>} */
@@ -83,6 +85,9 @@ async function refresh() {
   }
   keepProfile(me.profile);
   showSections(true);
+  const page = /** @type {HTMLAnchorElement} */ (byId('my-page'));
+  page.href = `/p/${encodeURIComponent(me.profile.id)}`;
+  page.hidden = false;
   drawProfile(me.profile);
   drawDevices(me);
   await drawTables();
@@ -116,6 +121,7 @@ async function drawTables() {
       h('strong', {}, table.title), ` · seat ${table.seat + 1} of ${table.players}`,
       table.name ? ` as ${table.name}` : '',
       h('div', {class: 'note'}, table.your_turn ? h('strong', {class: 'your-turn'}, 'Your turn') : STATUS[table.status] || table.status,
+        table.your_turn && table.move_left != null ? ` · ${timeLeftText(table.move_left)} to move` : '',
         table.match > 1 ? ` · match ${table.match}` : '')),
     h('button', {type: 'button', class: 'primary', onclick: () => carryOn(table)}, 'Continue here')));
   byId('table-list').replaceChildren(...(items.length ? items : [h('li', {class: 'note'},

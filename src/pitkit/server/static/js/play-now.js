@@ -6,6 +6,7 @@
 // is kept in this browser (js/store.js) and, signed in, made the profile's.
 import {api, h, plural} from './dom.js';
 import {asMe, signedIn, sitAs} from './profile.js';
+import {timeLeftText} from './own-pace.js';
 import * as store from './store.js';
 
 /** One strength of bot for a game (`GET /api/levels`). @typedef {{level: string, bot: string, why: string}} Level */
@@ -14,7 +15,8 @@ import * as store from './store.js';
 /**
  * A table where the signed-in profile holds a seat (`GET /api/profiles/me/tables`).
  * @typedef {{id: string, game: string, title: string, players: number, status: string, match: number,
- *   seat: number, name: string | null, updated: number, your_turn: boolean | null}} MyTable
+ *   seat: number, name: string | null, updated: number, your_turn: boolean | null,
+ *   move_left?: number | null, own_pace?: number | null}} MyTable
  */
 
 /** @type {Record<string, string>} */
@@ -105,6 +107,7 @@ export async function drawMine(panel, list) {
   }
   /** @type {MyTable[]} */
   const tables = await asMe('/api/profiles/me/tables');
+  // Your turn first (as the server sends them: the least time left first).
   tables.sort((a, b) => Number(!!b.your_turn) - Number(!!a.your_turn));
   panel.hidden = false;
   list.replaceChildren(...(tables.length ? tables.map((t) => {
@@ -113,6 +116,7 @@ export async function drawMine(panel, list) {
     return h('li', {class: 'table-item', dataset: {table: t.id}},
       h('div', {class: 't-head'}, h('span', {class: 't-title'}, t.title),
         t.your_turn ? h('strong', {class: 'your-turn'}, 'Your turn') : h('span', {class: 't-status'}, t.status)),
+      t.your_turn && t.move_left != null ? h('div', {class: 't-seats move-left'}, `${timeLeftText(t.move_left)} to move`) : null,
       h('div', {class: 't-seats'}, `seat ${t.seat + 1} of ${t.players}${t.name ? ` as ${t.name}` : ''}${t.match > 1 ? ` · game ${t.match}` : ''}`),
       h('div', {class: 't-buttons'}, here
         ? h('a', {class: 'button primary', href: here}, 'Play')

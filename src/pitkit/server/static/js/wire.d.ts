@@ -184,6 +184,45 @@ export interface GameView {
   [field: string]: any;
 }
 
+/**
+ * A call to the judge not done yet (`pitkit.tournaments.calls`): `call` is its
+ * entry; `judge` None: the manager is called; status open or coming.
+ */
+export interface HallCall {
+  call: number;
+  at: number;
+  player: string;
+  where: string;
+  judge: string | null;
+  status: string;
+  answered_by: string | null;
+  answered_at: number | null;
+}
+
+/**
+ * The round clock (`pitkit.tournaments.clock`): it counts down to `ends` (the
+ * server's time: the news stream sends the server's `now`) while it runs, or shows
+ * `left` while paused.
+ */
+export interface HallClock {
+  label: string;
+  seconds: number;
+  running: boolean;
+  ends: number | null;
+  left: number | null;
+  entry: number;
+  by: string;
+}
+
+/**
+ * The hall as the link's role sees it: the round clock, and the calls not done
+ * yet that the reader answers or made.
+ */
+export interface HallInfo {
+  clock: HallClock | null;
+  calls: HallCall[];
+}
+
 /** Who holds the page's link: their role and, for a player or a judge, their name. */
 export interface LinkHolder {
   role: string;
@@ -338,6 +377,30 @@ export interface PitchBid {
   said: string;
 }
 
+/**
+ * A hand's bidding as recorded, in the order made, and what it decided: the
+ * pitcher, the bid, and the highest bid made (what an offender loses for a misplay).
+ */
+export interface PitchBidding {
+  /** The entry that recorded it. */
+  entry: number;
+  calls: PitchCall[];
+  pitcher: string;
+  bid: number;
+  highest: number;
+}
+
+/**
+ * One call of a hand's bidding: who made it, the call as the game writes it
+ * ("pass", "bid 3", "steal 4", "take", "run", "sell") and in the seed's words
+ * ("took it for one more (4)").
+ */
+export interface PitchCall {
+  player: string;
+  call: string;
+  words: string;
+}
+
 /** A player disqualified, where, and by which entry. */
 export interface PitchDisqualified {
   player: string;
@@ -420,6 +483,11 @@ export interface PitchMisplay {
   player: string;
   ruling: "correctable" | "not correctable";
   highest_bid: number | null;
+  /**
+   * The entry of the recorded bidding the highest bid comes from (null: the judge
+   * gave it, as no bidding was recorded).
+   */
+  bidding: number | null;
   lost: number;
   judge: string;
   initials: string | null;
@@ -466,6 +534,14 @@ export interface PitchPadLine {
   initials: string | null;
   confirmed_by: string | null;
   confirm_entry: number | null;
+  /** The hand's bidding, when recorded (a hand), or the misplayed hand's (a misplay). */
+  bidding: PitchBidding | null;
+  /**
+   * Each player's counted game points, when recorded (by the dealer, or the judge
+   * who initialled the line).
+   */
+  counts: Record<string, number> | null;
+  counted_by: string | null;
 }
 
 /** A hand on a pad waiting for its judge's initials. */
@@ -477,6 +553,12 @@ export interface PitchPending {
   judge: string | null;
   dealer: string;
   note: string;
+  /** Who played the hand: whose game points the judge counts. */
+  players: string[];
+  /** Who the line gives the game point to (null: a tie). */
+  game: string | null;
+  /** The counts the line was recorded with, if any. */
+  counts: Record<string, number> | null;
 }
 
 /**
@@ -604,6 +686,10 @@ export interface PitchTournamentTable {
   /** The pad's lines no judge has initialled yet. */
   pending: number[];
   appeal: PitchAppeal | null;
+  /** The bidding of the hand in play, once its dealer has recorded it. */
+  bidding: PitchBidding | null;
+  /** Who calls in the hand in play, in order: from the dealer's left, the dealer last. */
+  calling_order: string[];
   outcome: PitchTournamentOutcome | null;
   over: boolean;
   advancing: string[];
@@ -675,6 +761,19 @@ export interface PitchView {
   players: PitchSeat[];
   /** What the hand was worth, once it is over. */
   result: PitchHandResult | null;
+}
+
+/**
+ * Who dealt a game's first hand, and how: chosen by the scorer, drawn by the
+ * server "as the first Jack turned up" (with its seed and the cards turned up, each
+ * [player, card]), or by the online table.
+ */
+export interface PitsFirstDealer {
+  player: string;
+  how: "chosen" | "drawn" | "online";
+  entry: number;
+  seed: number | null;
+  turned: string[][];
 }
 
 /** A Pits match's part of a view: the record, with the BGA score sheet. */
@@ -766,6 +865,7 @@ export interface PitsTournamentGame {
   scorer: string;
   /** The pitkit table it is played at, which enters its hands. */
   online: string | null;
+  first_dealer: PitsFirstDealer | null;
   /** Each seat's occupants in order; the last one sits there now. */
   seats: string[][];
   at_table: string[];
@@ -785,6 +885,11 @@ export interface PitsTournamentHand {
   /** The finishing order, 1st to 5th. */
   order: string[];
   points: Record<string, number>;
+  /**
+   * Who dealt it: the game's first dealer (null if not recorded) for hand 1, then
+   * the last hand's 3rd.
+   */
+  dealt: string | null;
   /** Who deals next: the 3rd. */
   dealer: string;
   /** The entry that made it (the one to correct). */
@@ -987,6 +1092,10 @@ export interface SettingsInfo {
   spectator_chat: boolean;
   turn_seconds: number | null;
   next_hand_seconds: number | null;
+  /** At your own pace: the seconds each move may take (null: an ordinary table). */
+  own_pace: number | null;
+  /** When a move's time runs out: a bot makes it, or the player forfeits the match. */
+  on_timeout: "standin" | "forfeit";
   /** The tournament whose game the table plays, if it does. */
   event?: string;
 }
@@ -1106,6 +1215,7 @@ export interface TournamentInfo {
   created: number;
   options: Record<string, any>;
   me: LinkHolder;
+  hall: HallInfo;
   view: TournamentView;
   log: TournamentEntry[];
 }

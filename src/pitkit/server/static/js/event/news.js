@@ -8,6 +8,9 @@
 // had (the server caps them per address, or the page is hidden), the page asks for
 // the event every few seconds instead (`live` false), and tries a stream again later.
 // How fresh the page is, in words: "live", or "last updated 40 s ago — reconnecting".
+// Each piece of news says the server's time too: the round clock (js/event/clock.js)
+// sets the page's clock by it.
+import {serverClock} from './clock.js';
 
 /** A stream silent this long is taken for dead (it says it is alive every 10 s): the
 page says it is not current, and opens another (a network that drops leaves a stream
@@ -69,7 +72,9 @@ export class News {
     const news = (e) => {
       this.heard();
       try {
-        this.onEntry(Number(JSON.parse(e.data).seq));
+        const said = JSON.parse(e.data);
+        if (typeof said.now === 'number') serverClock.heard(said.now);
+        this.onEntry(Number(said.seq));
       } catch {
         // Not news this page reads: the next poll or entry corrects it.
       }

@@ -5,9 +5,10 @@
 import {h, plural} from '../dom.js';
 import {button, clock, linkRow, names, newLink, note, onlineDesk, onlineSeat, panel, percent, rankText} from './ui.js';
 import {hallPanel} from './checkin.js';
+import {blankHandRows} from './print.js';
 import {narrowScreen, pageHeading, pageOf, screenFrame} from './screen.js';
 import {
-  changes, describeAll, freePlayers, gameCard, gameName, handsPlayed, logTable, openGames, percentTable,
+  changes, describeAll, firstDealerWords, freePlayers, gameCard, gameName, handsPlayed, logTable, openGames, percentTable,
   pointsTable, seatOf, standings, status, unsigned, view,
 } from './pits/parts.js';
 import {addPlayerForm, correctForm, handForm, quitForm, ruleOffForm, signButton, startForm} from './pits/forms.js';
@@ -339,7 +340,8 @@ function sheet(ctx, g) {
     h('header', {class: 'sheet-head'},
       h('h2', {}, `${g.table} · game ${g.game}`),
       h('p', {}, `${ctx.event.name} · ${ctx.event.title}`),
-      h('p', {}, `Scorer: ${g.scorer} · ${plural(g.hands.length, 'hand')} · ${status(g, v.rules.hands_a_game)[0]}`)),
+      h('p', {}, `Scorer: ${g.scorer} · ${plural(g.hands.length, 'hand')} · ${status(g, v.rules.hands_a_game)[0]}`),
+      g.first_dealer ? h('p', {class: 'first-dealer'}, `${firstDealerWords(g.first_dealer)}.`) : null),
     h('table', {class: 'sheet-grid'},
       h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'Hand'),
         columns.map((p) => h('th', {scope: 'col'}, p, h('br'), h('small', {}, `seat ${seatOfPlayer.get(p)}`))),
@@ -347,7 +349,7 @@ function sheet(ctx, g) {
       h('tbody', {}, g.hands.map((hand) => h('tr', {},
         h('th', {scope: 'row'}, hand.hand),
         columns.map((p) => h('td', {}, p in hand.points ? hand.points[p] : '·')),
-        h('td', {class: 'dealer'}, hand.dealer)))),
+        h('td', {class: 'dealer'}, hand.dealer))), blankHandRows(g, v.rules.hands_a_game, columns.length)),
       h('tfoot', {}, h('tr', {}, h('th', {scope: 'row'}, 'Total'), columns.map((p) => h('td', {}, g.points[p] ?? 0)), h('td', {})))),
     changes(g).map((line) => h('p', {class: 'sheet-note'}, line)),
     h('div', {class: 'signatures'},

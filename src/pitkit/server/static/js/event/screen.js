@@ -5,9 +5,11 @@
 // standings, the tables now), each a list drawn a page at a time; how many lines or
 // cards make a page is measured on the screen itself, so that nothing runs off it or
 // over anything else, whatever its size (1280×720 to a 4K projector), and a name of
-// up to 40 characters is cut with "…" where it does not fit. The arrow keys turn
+// up to 40 characters is cut with "…" where it does not fit. The round clock, when the
+// manager has set one, stands in the head beside the QR code. The arrow keys turn
 // the pages by hand (space holds the page, or lets it turn again).
 import {h} from '../dom.js';
+import {clockFace} from './clock.js';
 import {hallQr} from './ui.js';
 
 /** @typedef {import('./contract.js').EventContext} EventContext */
@@ -151,6 +153,7 @@ export function screenFrame(ctx, {kind, head, parts, legend}) {
         h('h1', {}, ctx.event.name),
         h('p', {}, head),
         h('p', {class: `screen-fresh${fresh.stale ? ' stale' : ''}`, 'data-fresh': '', role: 'status'}, fresh.text)),
+      clockFace(ctx, {big: true}),
       hallQr(ctx)),
     h('div', {class: 'screen-body', 'data-key': `${part.name}-${page}`}, part.draw(page, perPage(part))),
     h('footer', {class: 'screen-foot'},

@@ -5,6 +5,7 @@
 import {h, morph, plural, sentence, toast, unmorphed} from '../dom.js';
 import {cardEl, cardName, withSuits} from '../cards.js';
 import {pick} from '../picker.js';
+import {timeLeftText} from '../own-pace.js';
 import {S, clearSelection, draw, realtime, selectByNames} from './state.js';
 import {seatName} from './seats.js';
 import {ctx} from './ctx.js';
@@ -73,7 +74,8 @@ export function drawMine() {
   else if (S.legal.length) text = 'Sending…';
   else text = waitingFor();
   const clock = turnClock();
-  morph(hint, h('p', {}, keyHints(text), clock ? h('span', {class: 'turn-clock'}, ` ${clock}`) : null));
+  const notice = ownPaceNotice(!!(S.legal.length && ready && !spectator && !S.pause && !S.over && !S.replay));
+  morph(hint, h('p', {}, notice, keyHints(text), clock && !notice ? h('span', {class: 'turn-clock'}, ` ${clock}`) : null));
   hint.classList.toggle('your-turn', !!(S.legal.length && !realtime() && !spectator && !S.pause));
 
   // The action bar: completed selections first (gold), then the other actions.
@@ -208,11 +210,21 @@ function actionButton(a, {exact = false, first = false, ready = true, cls = ''} 
   }, words != null ? withSuits(words) : label, key ? h('kbd', {}, key.length === 1 ? key.toUpperCase() : key) : null);
 }
 
-/** The turn timer's count, "42 s left" (or "1:30 left"), while it runs. */
+/** The turn timer's count, "42 s left", "1:30 left", "23 h 5 min left", while it runs. */
 function turnClock() {
   if (!S.turnEnds || S.over || !S.toAct.length) return null;
-  const left = Math.max(0, Math.ceil((S.turnEnds - Date.now()) / 1000));
-  return left >= 60 ? `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left` : `${left} s left`;
+  return timeLeftText((S.turnEnds - Date.now()) / 1000);
+}
+
+/**
+ * At a table at your own pace, the notice that the move is yours, and its time left
+ * (the page's title says it too: "● Your turn").
+ * @param {boolean} mine whether this page's player may act now
+ */
+function ownPaceNotice(mine) {
+  if (!mine || !S.table || !S.table.settings.own_pace) return null;
+  const clock = turnClock();
+  return h('strong', {class: 'turn-notice'}, `It's your move${clock ? `: ${clock.replace(/ left$/, '')} left to make it` : ''}. `);
 }
 
 /** "The game is over: you win 850 to 815 after 11 hands." (the server's words) */

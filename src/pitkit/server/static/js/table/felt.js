@@ -38,8 +38,22 @@ export function drawFelt() {
   }
   // The other plates share a row: a row of its own where the seats sit in rows; else
   // the row makes no box, and each plate sits around the oval (seats.js).
-  felt.classList.toggle('rows', inRows());
+  const rows = inRows();
+  felt.classList.toggle('rows', rows);
+  // In rows (a phone) the middle scrolls when it is taller than its room: within
+  // the keyboard's reach too, as a region of its own.
+  if (rows) for (const box of centre.querySelectorAll(':scope > .centre-box:not([role])')) reachable(box);
   morph(felt, h('div', {}, h('div', {class: 'seat-row'}, others), centre, mine));
+}
+
+/**
+ * Let the keyboard reach (and scroll) `box`, the middle of the table.
+ * @param {Element} box
+ */
+function reachable(box) {
+  box.setAttribute('tabindex', '0');
+  box.setAttribute('role', 'region');
+  box.setAttribute('aria-label', 'The middle of the table');
 }
 
 /**

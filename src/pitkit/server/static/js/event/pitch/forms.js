@@ -6,7 +6,7 @@
 // refusal is shown in words under the form (ui.js `note`).
 import {capital, h, ordinal, plural} from '../../dom.js';
 import {bind, button, names, note} from '../ui.js';
-import {SUITS, eligible, judgeName, lastRound, signed, tableCounts, tableWords, tkey, view} from './parts.js';
+import {SUITS, biddingWords, countWords, eligible, gameByCounts, judgeName, lastRound, signed, tableCounts, tableWords, tkey, view} from './parts.js';
 
 /** @typedef {import('../contract.js').EventContext} EventContext */
 /** @typedef {import('./parts.js').PitchTable} PitchTable */
@@ -147,7 +147,8 @@ export function seatForm(ctx) {
     return h('div', {'data-key': key}, h('p', {class: 'note'},
       `${plural(players.length, 'player')} to seat: Go-Round ${number} needs at least ${least}.`), absentNote(v));
   }
-  const by = ctx.forms['seat:by'] === 'draw' ? 'draw' : 'standing';
+  // Go-Round 1 is drawn unless the manager picks roster order (the server seeds the draw).
+  const by = (ctx.forms['seat:by'] || (number === 1 ? 'draw' : 'standing')) === 'draw' ? 'draw' : 'standing';
   ctx.forms['seat:by'] = by;
   const fewest = counts[0];
   const count = counts.includes(Number(ctx.forms['seat:tables'])) ? Number(ctx.forms['seat:tables']) : fewest;
@@ -236,6 +237,99 @@ export function cutForm(ctx, t) {
 }
 
 /**
+ * The calls tapped so far, in order, and whose turn it is: the calling order goes round
+ * from the dealer's left to the dealer, and again after the dealer runs it (topics 13,
+ * 18, 19). What each may call is only offered here; the server checks the bidding by
+ * the game's rules and says, in words, what it refuses.
+ * @param {string[]} order who calls, the dealer last
+ * @param {string[]} calls
+ */
+function callState(order, calls) {
+  const last = order.length - 1;
+  let i = 0;
+  let ran = false;
+  let high = 0;
+  /** @type {string | null} */
+  let bidder = null;
+  let over = false;
+  /** @type {string[]} */
+  const by = [];
+  for (const call of calls) {
+    if (over) break;
+    by.push(order[i]);
+    if (call === 'run') { ran = true; high = 2; bidder = order[last]; i = 0; continue; }
+    if (/^[234]$/.test(call)) { high = Number(call); bidder = order[i]; }
+    if (i === last) { over = true; break; }
+    i += 1;
+    // After the run, nobody outbid the dealer: the dealer pitches at 2 without a call.
+    if (ran && i === last && bidder === order[last]) over = true;
+  }
+  return {who: over ? null : order[i], dealer: !over && i === last, ran, high, bidder, over, by};
+}
+
+/** The calls as buttons, in the seed's words: the call each sends, and when it may be made. */
+const CALLS = /** @type {const} */ ([
+  ['pass', 'Pass'], ['2', '2'], ['3', '3'], ['4', '4'],
+  ['steal', 'Take it for one more'], ['take', 'Take it for 2'], ['run', 'Run it'], ['sell', 'Sell'],
+]);
+
+/**
+ * Whether `call` is offered to whoever calls now.
+ * @param {ReturnType<typeof callState>} at
+ * @param {string} call
+ */
+function offered(at, call) {
+  if (at.over) return false;
+  const bid = /^[234]$/.test(call) ? Number(call) : 0;
+  if (!at.dealer) return call === 'pass' || (bid > at.high && (!at.ran || bid >= 3));
+  if (at.ran) return call === 'sell' || (call === 'steal' && at.high < 4);
+  if (at.bidder === null) return call === 'take' || call === 'run';
+  return call === 'pass' || (call === 'steal' && at.high < 4);
+}
+
+/**
+ * The dealer's bidding recorder (topics 13-21): one tap per call, in the order made
+ * (Pass, 2, 3, 4, Take it for one more, Take it for 2, Run it, Sell), an Undo, and
+ * Record once the bidding is over. Recorded before play, it gives the pad its pitcher
+ * and bid, and a misplay its highest bid.
+ * @param {EventContext} ctx
+ * @param {PitchTable} t
+ */
+export function biddingForm(ctx, t) {
+  const key = `${tkey(t)}:bid`;
+  if (t.bidding) {
+    return h('div', {class: 'bidding-done', 'data-key': key, 'data-form': 'bidding-done', 'data-round': t.round, 'data-table': t.table},
+      h('p', {}, h('strong', {}, 'Bidding: '), biddingWords(t.bidding), '. ',
+        h('strong', {}, `${t.bidding.pitcher} pitches for ${t.bidding.bid}.`)));
+  }
+  const order = t.calling_order;
+  /** @type {string[]} */
+  const calls = Array.isArray(ctx.forms[`${key}:calls`]) ? ctx.forms[`${key}:calls`] : [];
+  const at = callState(order, calls);
+  /** @param {string[]} next */
+  const set = (next) => { ctx.forms[`${key}:calls`] = next; ctx.redraw(); };
+  const submit = async () => {
+    const ok = await ctx.enter('bidding', {round: t.round, table: t.table, calls}, {where: key, done: 'The bidding is on the pad.'});
+    if (ok) { clear(ctx, key); ctx.redraw(); }
+  };
+  const said = calls.map((call, n) => {
+    const words = (CALLS.find(([c]) => c === call) || [call, call])[1];
+    return h('li', {}, h('strong', {}, at.by[n] || ''), ` · ${words}`);
+  });
+  return h('form', {class: 'entry-form bidding-form', 'data-key': key, 'data-form': 'bidding', 'data-round': t.round, 'data-table': t.table},
+    h('h4', {}, `The bidding of line ${t.next_line}`),
+    h('p', {class: 'note'}, `Tap each call as it is made: ${order.join(', ')} (the dealer last).`),
+    calls.length ? h('ol', {class: 'calls-made', 'aria-label': 'Calls so far'}, said) : null,
+    h('p', {class: 'to-call', 'aria-live': 'polite'}, at.over ? 'The bidding is over: record it.' : h('span', {}, h('strong', {}, at.who), at.dealer ? ' (the dealer) calls:' : ' calls:')),
+    h('div', {class: 'button-row left call-buttons', role: 'group', 'aria-label': 'Calls'},
+      CALLS.map(([call, words]) => button(ctx, words, () => set([...calls, call]), {action: `call-${call}`, disabled: !offered(at, call)}))),
+    h('div', {class: 'form-row'},
+      button(ctx, 'Record the bidding', submit, {primary: true, disabled: !at.over, action: 'record-bidding'}),
+      button(ctx, 'Undo', () => set(calls.slice(0, -1)), {disabled: !calls.length, action: 'undo-call'})),
+    note(ctx, key));
+}
+
+/**
  * What a pad line would do to the scores (C8): each point to its winner; a pitcher
  * short of the bid loses it and scores none of the hand's points.
  * @param {{bid: number, pitcher: string, high: string, low: string, jack: string | null, game: string | null}} pad
@@ -276,6 +370,9 @@ export function padForm(ctx, t, fix = null) {
   const line = fix ? fix.line : Number(ctx.forms[`${key}:line`] ?? t.next_line);
   /** @param {string} k */
   const got = (k) => String(ctx.forms[`${key}:${k}`] || '');
+  // The bidding recorded for the hand in play gives its pitcher and bid.
+  const bidding = fix ? null : t.bidding;
+  if (bidding) Object.assign(ctx.forms, {[`${key}:bid`]: String(bidding.bid), [`${key}:pitcher`]: bidding.pitcher});
   const ready = ['bid', 'pitcher', 'trump', 'high', 'low', 'jack', 'game'].every((k) => got(k));
   const pad = ready ? {bid: Number(got('bid')), pitcher: got('pitcher'), trump: got('trump'), high: got('high'), low: got('low'),
     jack: got('jack') === 'none' ? null : got('jack'), game: got('game') === 'tie' ? null : got('game')} : null;
@@ -290,7 +387,10 @@ export function padForm(ctx, t, fix = null) {
   const judge = t.judge ? `judge ${t.judge}` : 'the judge';
   const submit = async () => {
     if (!pad) return;
-    const ok = await ctx.enter('hand', {round: t.round, table: t.table, line, ...pad}, fix
+    /** @type {Record<string, unknown>} */
+    const data = {round: t.round, table: t.table, line, ...pad};
+    if (bidding) { delete data.bid; delete data.pitcher; }
+    const ok = await ctx.enter('hand', data, fix
       ? {corrects: fix.entry, where: key, done: `Line ${line} is corrected; it still waits for ${judge}'s initials.`}
       : {where: key, done: `Line ${line} is on the pad: call ${judge} to check the tricks and initial it.`});
     // Refused: the picks stay, and the form follows the pad again (its next line).
@@ -304,8 +404,8 @@ export function padForm(ctx, t, fix = null) {
   };
   const who = /** @type {[string, string][]} */ ([['', '—'], ...players.map((p) => [p, p])]);
   const fields = [
-    picker(ctx, `${key}:bid`, 'Bid', [['', '—'], ['2', '2'], ['3', '3'], ['4', '4']]),
-    picker(ctx, `${key}:pitcher`, 'Pitcher', who),
+    bidding ? null : picker(ctx, `${key}:bid`, 'Bid', [['', '—'], ['2', '2'], ['3', '3'], ['4', '4']]),
+    bidding ? null : picker(ctx, `${key}:pitcher`, 'Pitcher', who),
     picker(ctx, `${key}:trump`, 'Trump', [['', '—'], ...SUITS.map(([l, sym, name]) => /** @type {[string, string]} */ ([l, `${sym} ${name}`]))]),
     picker(ctx, `${key}:high`, 'High', who),
     picker(ctx, `${key}:low`, 'Low', who),
@@ -314,11 +414,12 @@ export function padForm(ctx, t, fix = null) {
   ];
   // Picking anything fixes the line this form is for (it may be entered meanwhile elsewhere).
   for (const f of fields) {
+    if (!f) continue;
     const select = /** @type {HTMLSelectElement} */ (f.querySelector('select'));
     const changed = select.onchange;
     select.onchange = (e) => { remember(); if (changed) changed.call(select, e); };
   }
-  return h('form', {class: 'entry-form pad-form', 'data-key': key, 'data-form': fix ? 'fix' : 'pad', 'data-round': t.round, 'data-table': t.table},
+  const form = h('form', {class: 'entry-form pad-form', 'data-key': key, 'data-form': fix ? 'fix' : 'pad', 'data-round': t.round, 'data-table': t.table},
     h('h4', {}, fix ? `Correct line ${line} of the pad` : `Line ${line}: the hand ${t.dealer || 'the dealer'} dealt`),
     h('p', {class: 'note'}, fix ? `Entered as entry #${fix.entry}. It can change until the judge initials it; the log keeps both.`
       : `Once the hand is played: who pitched and for how much, trump, and who took each point. ${plural(players.length, 'player')} played: ${names(players)}.`),
@@ -332,6 +433,8 @@ export function padForm(ctx, t, fix = null) {
         if (fix) delete ctx.forms[`${tkey(t)}:open`];
         ctx.redraw();
       })));
+  // The hand's bidding first, as it is made: a form of its own, beside the line's.
+  return fix ? form : h('div', {class: 'pad-forms', 'data-key': `${key}:both`}, biddingForm(ctx, t), form);
 }
 
 /**
@@ -344,16 +447,39 @@ export function padForm(ctx, t, fix = null) {
  */
 export function confirmButton(ctx, p, initials, given) {
   const where = `${tkey(p)}:confirm`;
+  const key = `${where}:${p.line}`;
   /** @type {Record<string, unknown>} */
   const data = {round: p.round, table: p.table, line: p.line};
   if (given) data.initials = initials;
+  // Each player's counted game points (topic 31): typed by the judge, or those the line
+  // was recorded with; all of them or none.
+  const typed = p.players.map((who) => String(ctx.forms[`${key}:${who}`] ?? ''));
+  /** @type {Record<string, number> | null} */
+  let counts = p.counts;
+  if (!counts && typed.every((x) => /^\d+$/.test(x))) counts = Object.fromEntries(p.players.map((who, i) => [who, Number(typed[i])]));
+  if (counts) data.counts = counts;
+  const follows = counts ? gameByCounts(counts) : undefined;
+  const against = follows !== undefined && follows !== p.game;
   // Initialled here with no network: it waits to be sent, and is not initialled twice.
   const queued = ctx.waiting.some((w) => w.type === 'confirm' && w.data.round === p.round && w.data.table === p.table && w.data.line === p.line);
   const b = button(ctx, queued ? `Line ${p.line}: initialled, waiting to send` : initials ? `Initial line ${p.line} · ${initials}` : `Initial line ${p.line}`, () => {
-    ctx.enter('confirm', data, {where, done: `Line ${p.line} is initialled ${initials}.`});
+    ctx.enter('confirm', data, {where, done: `Line ${p.line} is initialled ${initials}${counts ? `, with the game points counted (${countWords(counts)})` : ''}.`});
   }, {primary: !queued, action: 'confirm', disabled: !initials || queued, title: initials ? `Confirm line ${p.line} with the initials ${initials}` : 'Type your initials first'});
   b.dataset.line = String(p.line);
-  return b;
+  const fields = p.counts ? h('p', {class: 'note'}, `Counted when recorded: ${countWords(p.counts)}.`)
+    : h('div', {class: 'pickers count-fields'}, p.players.map((who) => {
+      const id = idOf(`${key}:${who}`);
+      return h('div', {class: 'picker count-field'}, h('label', {for: id}, who),
+        bind(ctx, `${key}:${who}`, h('input', {id, type: 'number', inputmode: 'numeric', min: 0, max: 80, size: 3, autocomplete: 'off'})));
+    }));
+  return h('div', {class: 'confirm-box', 'data-key': `confirm-${key}`, 'data-line': p.line},
+    h('fieldset', {class: 'counts'},
+      h('legend', {}, `Line ${p.line}: game points counted in each player's tricks`),
+      fields,
+      counts ? h('p', {class: `count-verdict${against ? ' error' : ''}`, 'data-verdict': p.line},
+        follows ? `${follows} takes the game point` : 'A tie: nobody takes the game point',
+        against ? `, but the line says ${p.game || 'a tie'}: have the line corrected first.` : ', as the line says.') : null),
+    b);
 }
 
 /**
@@ -369,13 +495,15 @@ export function confirmButton(ctx, p, initials, given) {
 export function rulingBox(ctx, a, t, initials = null) {
   const where = `${tkey(t)}:rule`;
   const bidKey = `a${a.appeal}:rule:bid`;
-  const bid = String(ctx.forms[bidKey] || '');
+  // The bidding recorded for the misplayed hand gives its highest bid (topic 37).
+  const recorded = t.bidding;
+  const bid = recorded ? String(recorded.highest) : String(ctx.forms[bidKey] || '');
   const earlier = t.misplays[a.offender] || 0;
   /** @param {Record<string, unknown>} data */
   const signedBy = (data) => (initials ? {...data, initials} : data);
   const out = earlier + 1 >= 2;
   const rule = (/** @type {boolean} */ correctable) => ctx.enter('rule_misplay',
-    signedBy(correctable ? {appeal: a.appeal, correctable} : {appeal: a.appeal, correctable, highest_bid: Number(bid)}),
+    signedBy(correctable || recorded ? {appeal: a.appeal, correctable} : {appeal: a.appeal, correctable, highest_bid: Number(bid)}),
     {where, done: out ? `${a.offender}'s second misplay in Go-Round ${t.round}: ${a.offender} is disqualified.`
       : correctable ? `A correctable misplay by ${a.offender}: the cards are replayed.`
         : `${a.offender} loses ${bid} and sits out the next hand; the hand is dealt again.`});
@@ -387,8 +515,10 @@ export function rulingBox(ctx, a, t, initials = null) {
     h('div', {class: 'ruling-buttons'},
       button(ctx, 'Correctable: replay the cards', () => rule(true), {primary: true, action: 'rule-correctable'}),
       h('span', {class: 'ruling-not'},
-        h('label', {for: idOf(bidKey)}, 'Highest bid in the hand'),
-        bind(ctx, bidKey, h('select', {id: idOf(bidKey)}, h('option', {value: ''}, '—'), ['2', '3', '4'].map((n) => h('option', {value: n}, n)))),
+        recorded
+          ? h('span', {class: 'highest-bid', 'data-highest': recorded.highest}, `Highest bid in the hand: ${recorded.highest} (from the bidding recorded: ${biddingWords(recorded)})`)
+          : [h('label', {for: idOf(bidKey)}, 'Highest bid in the hand'),
+            bind(ctx, bidKey, h('select', {id: idOf(bidKey)}, h('option', {value: ''}, '—'), ['2', '3', '4'].map((n) => h('option', {value: n}, n))))],
         button(ctx, bid ? `Not correctable: ${a.offender} loses ${bid}` : 'Not correctable', () => rule(false),
           {danger: true, disabled: !bid, action: 'rule-uncorrectable', title: bid ? undefined : 'Pick the highest bid made in the misplayed hand first'})),
       button(ctx, 'Dismiss: no misplay', () => ctx.enter('dismiss_appeal', {appeal: a.appeal}, {where, done: `Appeal #${a.appeal} is dismissed: no misplay.`}),

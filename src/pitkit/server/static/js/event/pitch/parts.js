@@ -22,6 +22,11 @@ import {checkInWords, clock, names} from '../ui.js';
  */
 /** @typedef {import('../../wire.js').PitchAppeal} Appeal */
 /**
+ * A hand's bidding as its dealer recorded it, each call in the seed's words, and what
+ * it decided: the pitcher, the bid, the highest bid made.
+ * @typedef {import('../../wire.js').PitchBidding} Bidding
+ */
+/**
  * A table of a Go-Round: its players in seat order (clockwise), its judge, the cut,
  * who deals and who plays the hand now, the scores and deals, its pad, an open
  * appeal, and once its game is over, the outcome and who goes on. `online`: the pitkit
@@ -149,15 +154,45 @@ export function padWords(pad, changes) {
 }
 
 /**
+ * A hand's bidding in words: "Ann passed · Bob bid 3 · Cat passed · Dan took it for
+ * one more (4)".
+ * @param {Bidding} bidding
+ */
+export function biddingWords(bidding) {
+  return bidding.calls.map((c) => `${c.player} ${c.words}`).join(' · ');
+}
+
+/**
+ * Each player's counted game points, best first: "Bob 14, Ann 10, Dan 7, Cat 3".
+ * @param {Record<string, number>} counts
+ */
+export function countWords(counts) {
+  return Object.entries(counts).sort((a, b) => b[1] - a[1]).map(([p, n]) => `${p} ${n}`).join(', ');
+}
+
+/**
+ * Who takes the game point by the counts (topic 32), or null for a tie (topic 33).
+ * Only to show the judge what their counts say; the server decides.
+ * @param {Record<string, number>} counts
+ */
+export function gameByCounts(counts) {
+  const top = Math.max(...Object.values(counts));
+  const leaders = Object.keys(counts).filter((p) => counts[p] === top);
+  return leaders.length === 1 ? leaders[0] : null;
+}
+
+/**
  * A pad line in words, whatever its kind.
  * @param {PadLine} line
  */
 export function lineWords(line) {
+  const bid = line.bidding ? h('small', {class: 'pad-bidding', 'data-bidding': line.line}, h('br'), `Bidding: ${biddingWords(line.bidding)}`) : null;
   if (line.kind === 'hand' && line.pad) {
-    return [padWords(line.pad, line.changes), line.voided ? h('span', {class: 'voided-why'}, ' · void: a misdeal') : null];
+    return [padWords(line.pad, line.changes), line.voided ? h('span', {class: 'voided-why'}, ' · void: a misdeal') : null, bid,
+      line.counts ? h('small', {class: 'pad-counts', 'data-counts': line.line}, h('br'), `Game points counted: ${countWords(line.counts)}`) : null];
   }
   const what = line.kind === 'misplay' ? 'Misplay: ' : line.kind === 'void' ? 'Misdeal: ' : 'Misdeal: ';
-  return [h('strong', {}, what), line.note];
+  return [h('strong', {}, what), line.note, bid];
 }
 
 /**
@@ -247,6 +282,7 @@ export function tableCard(ctx, t, {me = null, controls = null, padOpen = false, 
   /** @type {Child[]} */
   const meta = [`Judge: ${judgeName(v, t.judge)}`];
   if (t.dealer && !t.outcome) meta.push(` · ${t.dealer} deals line ${t.next_line}`);
+  if (t.bidding) meta.push(h('span', {class: 'bid-now'}, ` · ${t.bidding.pitcher} pitches for ${t.bidding.bid}`));
   if (t.pending.length) meta.push(h('span', {class: 'waits'}, ` · ${t.pending.length === 1 ? `line ${t.pending[0]}` : `lines ${names(t.pending.map(String))}`} to initial`));
   return h('article', {class: `game-card pitch-table${t.over ? ' done' : ''}${mine ? ' mine' : ''}`, 'data-key': `table-${tkey(t)}`,
     'data-round': t.round, 'data-table': t.table},
@@ -439,14 +475,17 @@ export function describeAll(log) {
       case 'assign_judge': text = d.judge ? `made ${d.judge} the judge of ${at(d)}` : `left ${at(d)} without a judge`; break;
       case 'cut': text = `entered the cut at ${at(d)}: ${d.dealer} deals first`; break;
       case 'hand':
-        text = `line ${d.line} of ${at(d)}: ${d.pitcher} bid ${d.bid} in ${suitText(d.trump)}; high ${d.high}, low ${d.low}, Jack ${d.jack || 'not dealt'}, game ${d.game || 'a tie'}`;
+        text = `line ${d.line} of ${at(d)}: ${d.pitcher || 'the bidding\'s pitcher'} bid ${d.bid || 'as bid'} in ${suitText(d.trump)}; high ${d.high}, low ${d.low}, Jack ${d.jack || 'not dealt'}, game ${d.counts ? 'by the counts' : d.game || 'a tie'}`;
         break;
-      case 'confirm': text = `initialled line ${d.line} of ${at(d)}${d.initials ? ` (${d.initials})` : ''}`; break;
+      case 'confirm':
+        text = `initialled line ${d.line} of ${at(d)}${d.initials ? ` (${d.initials})` : ''}${d.counts ? `; game points counted: ${countWords(d.counts)}` : ''}`;
+        break;
+      case 'bidding': text = `recorded the bidding at ${at(d)}: ${(d.calls || []).join(', ')}`; break;
       case 'misdeal': text = `ruled a misdeal at ${at(d)}, found ${String(d.found || '').replaceAll('_', ' ')}`; break;
       case 'appeal': text = `appealed: ${d.offender} misplayed at ${at(d)}${d.note ? ` (“${d.note}”)` : ''}`; break;
       case 'rule_misplay':
         text = d.correctable ? `ruled appeal #${d.appeal} a correctable misplay: the cards are replayed`
-          : `ruled appeal #${d.appeal} a misplay that cannot be corrected (highest bid ${d.highest_bid})`;
+          : `ruled appeal #${d.appeal} a misplay that cannot be corrected (highest bid ${d.highest_bid || 'as bid'})`;
         break;
       case 'dismiss_appeal': text = `dismissed appeal #${d.appeal}: no misplay`; break;
       case 'open_table': text = `put ${at(d)} at an online table`; break;

@@ -5,7 +5,7 @@
 // and a refusal is shown in words under the form (ui.js `note`).
 import {h, ordinal, plural} from '../../dom.js';
 import {bind, button, note} from '../ui.js';
-import {PLACES, freePlayers, orderText, view} from './parts.js';
+import {PLACES, firstDealerWords, freePlayers, orderText, view} from './parts.js';
 
 /** @typedef {import('../contract.js').EventContext} EventContext */
 /** @typedef {import('./parts.js').Game} Game */
@@ -71,6 +71,47 @@ function clearPicks(ctx, key) {
 }
 
 /**
+ * Who deals the first hand (seeds/pits-bga.txt: "chosen at random, usually the first
+ * person to turn up a Jack"): the scorer picks who won the draw at the table, or asks
+ * the server to draw, turning up the cards from a seeded shuffle until the first Jack.
+ * Once recorded, it is said in a line.
+ * @param {EventContext} ctx
+ * @param {Game} g
+ */
+export function firstDealerForm(ctx, g) {
+  const key = `g${g.game}:first`;
+  if (g.first_dealer) {
+    return h('div', {class: 'first-dealer-done', 'data-key': key},
+      h('p', {class: 'note'}, firstDealerWords(g.first_dealer), '.'), note(ctx, key));
+  }
+  const who = String(ctx.forms[`${key}:who`] || '');
+  const players = g.hands.length ? g.seats.map((seat) => seat[0]) : g.at_table;
+  /** @param {Record<string, unknown>} data @param {string} done */
+  const record = async (data, done) => {
+    const ok = await ctx.enter('first_dealer', {game: g.game, ...data}, {where: key, done});
+    if (ok) { clear(ctx, key); ctx.redraw(); }
+  };
+  const id = `${idOf(key)}-who`;
+  return h('div', {class: 'entry-form first-dealer-form', 'data-key': key, 'data-form': 'first-dealer', 'data-game': g.game},
+    h('div', {class: 'form-row'},
+      h('label', {for: id}, 'Deals the first hand'),
+      bind(ctx, `${key}:who`, h('select', {id}, h('option', {value: ''}, '—'), players.map((p) => h('option', {value: p}, p)))),
+      button(ctx, 'Record', () => record({dealer: who}, `${who} deals the first hand.`), {disabled: !who, action: 'first-dealer'}),
+      g.hands.length ? null : button(ctx, 'Draw for me', () => record({draw: true}, 'Drawn: the first Jack turned up deals.'),
+        {action: 'draw-dealer', title: 'The server turns up the cards of a shuffled pack one at a time round the table; the first Jack deals'})),
+    note(ctx, key));
+}
+
+/**
+ * Forget what a form holds.
+ * @param {EventContext} ctx
+ * @param {string} key
+ */
+function clear(ctx, key) {
+  for (const k of Object.keys(ctx.forms)) if (k.startsWith(`${key}:`)) delete ctx.forms[k];
+}
+
+/**
  * The scorer's form (the manager's too): the next hand's finishing order. The hand's
  * number is the one next when the first name is picked (after the hands waiting to
  * be sent from this phone): if someone enters it first, the server refuses this one
@@ -94,6 +135,7 @@ export function handForm(ctx, g) {
     ctx.redraw();
   };
   return h('form', {class: 'entry-form hand-form', 'data-key': key, 'data-form': 'hand', 'data-game': g.game},
+    g.hands.length && g.first_dealer ? null : firstDealerForm(ctx, g),
     h('h4', {}, `Hand ${hand} of ${g.table}: the finishing order`),
     h('p', {class: 'note'}, 'Who went out 1st, 2nd, 3rd… The 3rd deals the next hand.'),
     pickers(ctx, key, g.at_table),

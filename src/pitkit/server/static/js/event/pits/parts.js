@@ -21,6 +21,12 @@ import {checkInWords, clock, names, percent, rankText} from '../ui.js';
  * @typedef {import('../../wire.js').PitsTournamentGame} Game
  */
 /**
+ * Who dealt a game's first hand, and how: chosen at the table, drawn by the server
+ * "as the first Jack turned up" (with the seed and the cards turned up), or by the
+ * online table.
+ * @typedef {import('../../wire.js').PitsFirstDealer} FirstDealer
+ */
+/**
  * A line of a prize table: rank (shared when tied), totals, percentage, eligibility.
  * @typedef {import('../../wire.js').PitsPrizeLine} Line
  */
@@ -124,6 +130,19 @@ export function changes(g) {
 }
 
 /**
+ * Who deals the first hand, in words: "Dan deals the first hand (drawn: the first Jack
+ * turned up, JS, after 7 cards; seed 2024)".
+ * @param {FirstDealer} first
+ */
+export function firstDealerWords(first) {
+  if (first.how === 'drawn') {
+    const jack = first.turned[first.turned.length - 1];
+    return `${first.player} deals the first hand (drawn: the first Jack turned up, ${jack ? jack[1] : ''}, card ${first.turned.length}; seed ${first.seed})`;
+  }
+  return `${first.player} deals the first hand (${first.how === 'online' ? 'drawn at the online table' : 'chosen at the table'})`;
+}
+
+/**
  * A finishing order in words: "Ann 1st, Bob 2nd, Cat 3rd (deals next), Dan, Eve".
  * @param {string[]} order
  */
@@ -174,10 +193,12 @@ export function gameCard(ctx, g, {me = null, controls = null, open = false} = {}
     h('p', {class: 'game-meta'},
       `${plural(g.hands.length, 'hand')} of ${v.rules.hands_a_game} · ${g.online ? 'played online' : `${g.scorer} keeps the sheet`}`,
       last ? h('span', {class: 'last-hand'}, ` · last, hand ${last.hand}: ${orderText(last.order)}`) : null),
+    g.first_dealer ? h('p', {class: 'game-meta first-dealer', 'data-first-dealer': g.first_dealer.player}, `${firstDealerWords(g.first_dealer)}.`) : null,
     g.ruled_off && unsigned(g).length ? h('p', {class: 'game-meta warn'}, `To sign: ${names(unsigned(g))}.`) : null,
     g.hands.length ? h('details', {class: 'hands', open: open || null, 'data-key': `hands-${g.game}`},
       h('summary', {}, `Every hand (${g.hands.length})`),
-      h('ol', {class: 'hand-list'}, g.hands.map((hand) => h('li', {value: hand.hand}, orderText(hand.order))))) : null,
+      h('ol', {class: 'hand-list'}, g.hands.map((hand) => h('li', {value: hand.hand}, orderText(hand.order),
+        hand.dealt ? h('small', {}, ` · dealt by ${hand.dealt}`) : null)))) : null,
     controls);
 }
 
@@ -264,6 +285,7 @@ export function describeAll(log) {
         text = `started game ${games}${d.table ? ` at ${d.table}` : ''}: ${names(d.players || [])}; ${d.scorer || (d.players || [])[0]} keeps the sheet`;
         break;
       case 'hand': text = `hand ${d.hand} of game ${d.game}: ${orderText(d.order || [])}`; break;
+      case 'first_dealer': text = d.draw ? `drew the first dealer of game ${d.game}: ${d.dealer} turned up the first Jack (seed ${d.seed})` : `recorded the first dealer of game ${d.game}: ${d.dealer}`; break;
       case 'quit': text = `${d.player} quit game ${d.game}${d.replacement ? `; ${d.replacement} took the seat` : ''}`; break;
       case 'open_table': text = `put game ${d.game} at an online table`; break;
       case 'rule_off': text = `ruled off the sheet of game ${d.game}`; break;
