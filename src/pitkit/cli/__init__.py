@@ -7,7 +7,8 @@ import random
 import re
 import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -32,7 +33,8 @@ from pitkit.core.state import State
 from pitkit.play import play_turns
 
 if TYPE_CHECKING:
-    from pitkit.arena.tournament import ArenaReport
+    from pitkit.arena.backend import Backend
+    from pitkit.arena.tournament import ArenaReport, MatchSpec
     from pitkit.server.ops.settings import Limits
     from pitkit.server.store.backup import Summary
 
@@ -349,10 +351,8 @@ def simulate(
 
     The same seed gives the same matches on every backend and number of workers.
     """
-    from pitkit.arena import pool, tournament
-
     game = _game(game_name)
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    names = _bot_names(bots)
     _seat_bots(game, names, seed)  # refuses unknown names before the run starts
     try:
         rules = game.make_rules(list(option or []))
@@ -366,47 +366,77 @@ def simulate(
         raise _fail("--save-logs plays in this process: leave out --backend and --workers")
     if save_logs:
         save_logs.mkdir(parents=True, exist_ok=True)
-    try:
-        runner = pool.make_backend(backend, workers or (1 if backend == "local" else None), address)
-    except ValueError as exc:
-        raise _fail(str(exc)) from None
-    tally = arena.Tally()
-    decisions = hands = 0
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-    )
+    runner = _backend(backend, workers or (1 if backend == "local" else None), address)
     start = time.perf_counter()  # after the backend has started: the speed is the matches'
-    try:
-        with Progress(*columns, console=console, transient=True) as progress:
-            task = progress.add_task(f"{game.title}, {runner.workers} worker(s)", total=n)
-            if save_logs:
-                for i, spec in enumerate(specs):
-                    match, made = tournament.play_spec(spec)
-                    tally.add(arena.Played(match, spec.seating, made))
-                    decisions += made
-                    hands += len(match.results)
-                    write_log(
-                        save_logs / f"{game.name}-{i + 1:05d}.jsonl", match.header(), match.log
-                    )
-                    progress.advance(task)
-            else:
-                for result in tournament.run(specs, runner, lambda _: progress.advance(task)):
-                    tally.add(result)
-                    decisions += result.decisions
-                    hands += result.hands
-    except ValueError as exc:  # met in play: a bot's module a worker lacks, a bad move
-        raise _fail(str(exc)) from None
-    finally:
-        runner.close()
+    tally, decisions, hands = _simulate_on(game, specs, runner, save_logs)
     elapsed = time.perf_counter() - start
     console.print(_tally_table(f"{game.title}: {n} matches, {hands} hands", tally))
     console.print(
         f"{n / elapsed:,.1f} matches/s, {hands / elapsed:,.1f} hands/s, "
         f"{decisions / elapsed:,.0f} decisions/s ({elapsed:.2f} s)"
     )
+
+
+def _bot_names(bots: str) -> list[str]:
+    """The bot names of a comma-separated ``--bots``."""
+    return [b.strip() for b in bots.split(",") if b.strip()]
+
+
+def _backend(name: str, workers: int | None, address: str | None) -> Backend:
+    """The backend that runs the matches (`--backend`), or the command fails saying why."""
+    from pitkit.arena import pool
+
+    try:
+        return pool.make_backend(name, workers, address)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+
+
+@contextmanager
+def _running(title: str, total: int, runner: Backend) -> Iterator[Callable[[], None]]:
+    """A progress bar of `total` matches played on `runner`, advanced by the
+    callable given; a bad move or a missing bot met in play fails the command,
+    and the runner is closed in the end."""
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    try:
+        with Progress(*columns, console=console, transient=True) as progress:
+            task = progress.add_task(f"{title}, {runner.workers} worker(s)", total=total)
+            yield lambda: progress.advance(task)
+    except ValueError as exc:  # met in play: a bot's module a worker lacks, a bad move
+        raise _fail(str(exc)) from None
+    finally:
+        runner.close()
+
+
+def _simulate_on(
+    game: Game, specs: Sequence[MatchSpec], runner: Backend, save_logs: Path | None
+) -> tuple[arena.Tally, int, int]:
+    """Play `simulate`'s matches on `runner`, or here writing each one's log
+    to `save_logs`: their tally, decisions and hands."""
+    from pitkit.arena import tournament
+
+    tally = arena.Tally()
+    decisions = hands = 0
+    with _running(game.title, len(specs), runner) as advance:
+        if save_logs:
+            for i, spec in enumerate(specs):
+                match, made = tournament.play_spec(spec)
+                tally.add(arena.Played(match, spec.seating, made))
+                decisions += made
+                hands += len(match.results)
+                write_log(save_logs / f"{game.name}-{i + 1:05d}.jsonl", match.header(), match.log)
+                advance()
+        else:
+            for result in tournament.run(specs, runner, lambda _: advance()):
+                tally.add(result)
+                decisions += result.decisions
+                hands += result.hands
+    return tally, decisions, hands
 
 
 def _tally_table(title: str, tally: arena.Tally) -> Table:
@@ -697,10 +727,10 @@ def arena_command(
     ] = None,
 ) -> None:
     """Rate bots in a round robin with rotated seats: openskill ratings, win shares, JSON."""
-    from pitkit.arena import pool, tournament
+    from pitkit.arena import tournament
 
     game = _game(game_name)
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    names = _bot_names(bots)
     _importable_here(names)
     try:
         specs = tournament.schedule(
@@ -712,26 +742,40 @@ def arena_command(
             seed=seed,
             duplicate=duplicate,
         )
-        runner = pool.make_backend(backend, workers, address)
     except ValueError as exc:
         raise _fail(str(exc)) from None
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
+    runner = _backend(backend, workers, address)
+    report = _run_arena(
+        game, names, specs, runner, n=n, duplicate=duplicate, seed=seed, backend=backend
     )
+    played = f"{n} matches"
+    if duplicate:
+        played = f"{n} deals in every seating, {len(report.results)} matches"
+    console.print(_standings_table(f"{game.title}: {played}, {report.seconds:.1f} s", report))
+    path = json_path or Path(f"arena-{game.name}.json")
+    report.save(path)
+    console.print(f"Results saved to {escape(str(path))}.")
+
+
+def _run_arena(
+    game: Game,
+    names: Sequence[str],
+    specs: Sequence[MatchSpec],
+    runner: Backend,
+    *,
+    n: int,
+    duplicate: bool,
+    seed: int,
+    backend: str,
+) -> ArenaReport:
+    """Play the arena's matches (`specs`) on `runner`, and rate the bots; `n`,
+    `duplicate`, `seed` and `backend` are the arena's settings, for its report."""
+    from pitkit.arena import tournament
+
     start = time.perf_counter()
-    try:
-        with Progress(*columns, console=console, transient=True) as progress:
-            task = progress.add_task(f"{game.title}, {runner.workers} worker(s)", total=len(specs))
-            results = tournament.run(specs, runner, lambda _: progress.advance(task))
-    except ValueError as exc:  # met in play: a bot's module a worker lacks, a bad move
-        raise _fail(str(exc)) from None
-    finally:
-        runner.close()
-    elapsed = time.perf_counter() - start
-    report = tournament.ArenaReport(
+    with _running(game.title, len(specs), runner) as advance:
+        results = tournament.run(specs, runner, lambda _: advance())
+    return tournament.ArenaReport(
         game=game.name,
         players=specs[0].players,
         rules=specs[0].rules,
@@ -741,15 +785,10 @@ def arena_command(
         seed=seed,
         backend=backend,
         workers=runner.workers,
-        seconds=elapsed,
+        seconds=time.perf_counter() - start,
         results=results,
         table=tournament.standings(names, results),
     )
-    played = f"{n} deals in every seating, {len(results)} matches" if duplicate else f"{n} matches"
-    console.print(_standings_table(f"{game.title}: {played}, {elapsed:.1f} s", report))
-    path = json_path or Path(f"arena-{game.name}.json")
-    report.save(path)
-    console.print(f"Results saved to {escape(str(path))}.")
 
 
 def _standings_table(title: str, report: ArenaReport) -> Table:

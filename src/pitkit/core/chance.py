@@ -9,20 +9,32 @@ entered by hand. Outcomes may also be queued in advance (`queue_shuffle`,
 every deal of a cut deck (`pitkit.adapters.table.Deals`).
 
 `cut_deck` is the pack those deals shuffle when a game's rules cut the deck
-(the ``ranks`` and ``suits`` options of Ace Pit, Pitty Pat and Pitch).
+(the ``ranks`` and ``suits`` options of Ace Pit, Pitty Pat and Pitch, which
+declare them with `ranks_option`, `suits_option` and `cards_each_option`,
+and deal from `CutDeck.deck`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Self, TypeVar
+from typing import Any, Self, TypeVar
 
 from pitkit.cards import Card, standard_deck
 from pitkit.core.errors import BadOptionError
 from pitkit.core.events import Event
+from pitkit.core.rules import option
 
-__all__ = ["Chance", "ReplayMismatchError", "check_cut", "cut_deck"]
+__all__ = [
+    "Chance",
+    "CutDeck",
+    "ReplayMismatchError",
+    "cards_each_option",
+    "check_cut",
+    "cut_deck",
+    "ranks_option",
+    "suits_option",
+]
 
 T = TypeVar("T")
 
@@ -142,3 +154,36 @@ def cut_deck(ranks: int = 13, suits: int = 4) -> list[Card]:
     if ranks == 13 and suits == 4:
         return standard_deck()
     return [Card(13 * suit + rank) for suit in range(suits) for rank in range(13 - ranks, 13)]
+
+
+def ranks_option(small: str = "3: Q K A") -> Any:
+    """The ``ranks`` rule option of a game whose rules cut the deck: the
+    ranks in each suit, 13 by default; `small` shows a small deck."""
+    return option(
+        13,
+        f"ranks in each suit, counting down from the Ace (13: the full deck; {small})",
+        label="Ranks in the deck",
+    )
+
+
+def suits_option() -> Any:
+    """The ``suits`` rule option of a game whose rules cut the deck, 4 by default."""
+    return option(4, "suits in the deck (4: the full deck)", label="Suits in the deck")
+
+
+def cards_each_option(default: int, doc: str) -> Any:
+    """The ``cards_each`` rule option of a game whose rules cut the hand:
+    `default` cards dealt to each player, as `doc` explains."""
+    return option(default, doc, label="Cards dealt to each player")
+
+
+class CutDeck:
+    """What the rules of a game whose ``ranks`` and ``suits`` options cut the
+    deck have in common (Ace Pit, Pitty Pat, Pitch): the pack they deal."""
+
+    ranks: int
+    suits: int
+
+    def deck(self) -> list[Card]:
+        """The pack each hand is dealt from: the full deck, or the cut one."""
+        return cut_deck(self.ranks, self.suits)

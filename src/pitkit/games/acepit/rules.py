@@ -9,8 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pitkit.cards import Card
-from pitkit.core.chance import check_cut, cut_deck
+from pitkit.core.chance import (
+    CutDeck,
+    cards_each_option,
+    check_cut,
+    ranks_option,
+    suits_option,
+)
 from pitkit.core.errors import BadOptionError
 from pitkit.core.rules import RuleSet, option
 
@@ -18,7 +23,7 @@ __all__ = ["Rules"]
 
 
 @dataclass(frozen=True)
-class Rules(RuleSet):
+class Rules(RuleSet, CutDeck):
     """The options of Ace Pit; the defaults are the seed's game."""
 
     hidden_running_score: bool = option(
@@ -27,17 +32,12 @@ class Rules(RuleSet):
         label="Hide the scores until the end",
     )
     hands: int = option(11, "hands in a game; the seed's game is 11 (A1)", label="Hands in a game")
-    ranks: int = option(
-        13,
-        "ranks in each suit, counting down from the Ace (13: the full deck; 3: Q K A)",
-        label="Ranks in the deck",
-    )
-    suits: int = option(4, "suits in the deck (4: the full deck)", label="Suits in the deck")
-    cards_each: int = option(
+    ranks: int = ranks_option()
+    suits: int = suits_option()
+    cards_each: int = cards_each_option(
         7,
         "cards dealt to each player, and so tricks in a hand (A1: 7); the deck must "
         "hold three times as many, less one (both hands and the pick-ups)",
-        label="Cards dealt to each player",
     )
 
     def __post_init__(self) -> None:
@@ -56,7 +56,3 @@ class Rules(RuleSet):
                 f"(both hands and a pick-up for every trick but the last), "
                 f"not {self.ranks} ranks of {self.suits} suits"
             )
-
-    def deck(self) -> list[Card]:
-        """The pack each hand is dealt from (A1, or the cut deck)."""
-        return cut_deck(self.ranks, self.suits)

@@ -12,8 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pitkit.cards import Card
-from pitkit.core.chance import check_cut, cut_deck
+from pitkit.core.chance import (
+    CutDeck,
+    cards_each_option,
+    check_cut,
+    ranks_option,
+    suits_option,
+)
 from pitkit.core.errors import BadOptionError
 from pitkit.core.rules import RuleSet, option
 
@@ -32,7 +37,7 @@ def run_size(seated: int, run_cards: int = 3) -> int:
 
 
 @dataclass(frozen=True)
-class Rules(RuleSet):
+class Rules(RuleSet, CutDeck):
     """The options of Pitch. Options of the informal column (`target`,
     `hands`, `teams`) are ignored or refused in tournament mode, as noted."""
 
@@ -75,15 +80,9 @@ class Rules(RuleSet):
         "and tied leaders share first place",
         label="Most hands before the game stops",
     )
-    ranks: int = option(
-        13,
-        "ranks in each suit, counting down from the Ace (13: the full deck; 5: T J Q K A)",
-        label="Ranks in the deck",
-    )
-    suits: int = option(4, "suits in the deck (4: the full deck)", label="Suits in the deck")
-    cards_each: int = option(
-        6, "cards dealt to each player, three at a time (C2: 6)", label="Cards dealt to each player"
-    )
+    ranks: int = ranks_option("5: T J Q K A")
+    suits: int = suits_option()
+    cards_each: int = cards_each_option(6, "cards dealt to each player, three at a time (C2: 6)")
     run_cards: int = option(
         3,
         "cards more for each player when the dealer runs it (C5: 3; at most 2 with six players)",
@@ -108,10 +107,6 @@ class Rules(RuleSet):
                 f"cards_each is at least 1 and run_cards at least 0, "
                 f"not {self.cards_each} and {self.run_cards}"
             )
-
-    def deck(self) -> list[Card]:
-        """The pack each hand is dealt from (C2, or the cut deck)."""
-        return cut_deck(self.ranks, self.suits)
 
     @property
     def tournament(self) -> bool:

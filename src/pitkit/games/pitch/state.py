@@ -22,8 +22,9 @@ from pitkit.cards import Card, Suit, format_cards
 from pitkit.core.chance import Chance
 from pitkit.core.events import Event
 from pitkit.core.state import Outcome, State
-from pitkit.games.pitch.actions import CODEC, Bid, Pass, PitchAction, Play, Run, Sell, Steal, Take
-from pitkit.games.pitch.rules import MAX_BID, MIN_BID, Rules, run_size
+from pitkit.games.pitch.actions import CODEC, Bid, PitchAction, Play, Run
+from pitkit.games.pitch.bidding import bid_refusal, calls_open, dealer_contract
+from pitkit.games.pitch.rules import MIN_BID, Rules, run_size
 from pitkit.games.pitch.scoring import HandResult, Trick, hand_sides, score_tricks, trick_winner
 from pitkit.games.pitch.sheet import cut_offered_to, next_seat
 
@@ -194,40 +195,13 @@ class PitchHand(State[PitchAction]):
             return []
         if self.phase is Phase.PLAY:
             return [_PLAY[card] for card in self._playable(player)]
-        dealer = player == self.dealer
-        actions: list[PitchAction] = []
-        if self.phase is Phase.BIDDING:
-            if dealer and self.high_bidder is None:
-                return [Take(), Run()]
-            actions.append(Pass())
-            low = max(MIN_BID, self.high + 1)
-            if dealer:
-                steal = self._steal_amount()
-                if steal is not None:
-                    actions.append(Steal(steal))
-                    # "One more" is the ordinary outbid by one: offered as the steal.
-                    low = max(low, steal + 1)
-            actions += [Bid(n) for n in range(low, MAX_BID + 1)]
-            return actions
-        # REBIDDING (C5): others must bid 3 or 4; the dealer sells or steals.
-        if dealer:
-            actions.append(Sell())
-            steal = self._steal_amount()
-            if steal is not None:
-                actions.append(Steal(steal))
-            return actions
-        actions.append(Pass())
-        actions += [Bid(n) for n in range(max(MIN_BID + 1, self.high + 1), MAX_BID + 1)]
-        return actions
-
-    def _steal_amount(self) -> int | None:
-        """What the dealer may take the high bid for under `dealer_steal` (C4), if anything."""
-        mode = self.rules.dealer_steal
-        if mode == "same":
-            return self.high
-        if mode == "one_more" and self.high < MAX_BID:
-            return self.high + 1
-        return None
+        return calls_open(
+            player == self.dealer,
+            self.phase is Phase.REBIDDING,
+            self.high,
+            self.high_bidder is not None,
+            self.rules.dealer_steal,
+        )
 
     def _playable(self, player: int) -> list[Card]:
         hand = self.cards[player]
@@ -258,29 +232,14 @@ class PitchHand(State[PitchAction]):
                 f"{card} does not follow {led}: you hold {led.suit.letter}, "
                 "so play that suit or a trump (C6)"
             )
-        if isinstance(action, Play):
-            return f"the bidding is not over; you may: {legal}"
-        dealer = player == self.dealer
-        if isinstance(action, Take | Run):
-            if not dealer:
-                return "only the dealer takes it or runs it, when everyone else passes (C5)"
-            return f"{action.kind} is for when everyone else has passed; you may: {legal}"
-        if isinstance(action, Sell):
-            return f"the dealer sells only after running it and being outbid (C5); you may: {legal}"
-        if isinstance(action, Steal):
-            if not dealer:
-                return "only the dealer may steal the bid (C4)"
-            return (
-                f"with dealer_steal={self.rules.dealer_steal} and a high bid of {self.high}, "
-                f"you may: {legal}"
-            )
-        if isinstance(action, Bid):
-            if not MIN_BID <= action.amount <= MAX_BID:
-                return f"a bid is 2, 3 or 4, not {action.amount} (C4)"
-            if dealer and self.phase is Phase.REBIDDING:
-                return f"after running it the dealer sells or steals (C5); you may: {legal}"
-            return f"a bid must beat the highest bid so far ({self.high}); you may: {legal}"
-        return f"{action} is not legal now; you may: {legal}"
+        return bid_refusal(
+            action,
+            player == self.dealer,
+            self.phase is Phase.REBIDDING,
+            self.high,
+            self.rules.dealer_steal,
+            legal,
+        )
 
     # -- carrying out actions -------------------------------------------------
 
@@ -289,20 +248,7 @@ class PitchHand(State[PitchAction]):
             self._play(player, action.card)
             return
         self.bids.append((player, str(action)))
-        dealer = player == self.dealer
-        if isinstance(action, Bid):
-            self.high, self.high_bidder = action.amount, player
-            if dealer:
-                self._pitch(player, action.amount, "outbid")
-                return
-        elif isinstance(action, Steal):
-            how = "same" if action.amount == self.high else "one more"
-            self._pitch(player, action.amount, f"took it for {how}")
-            return
-        elif isinstance(action, Take):
-            self._pitch(player, MIN_BID, "took it for 2")
-            return
-        elif isinstance(action, Run):
+        if isinstance(action, Run):
             self.ran = True
             self.high, self.high_bidder = MIN_BID, player
             self._run_it()
@@ -310,13 +256,10 @@ class PitchHand(State[PitchAction]):
             self.turn = 0
             self.player = self.order[0]
             return
-        elif isinstance(action, Sell):
-            assert self.high_bidder is not None
-            self._pitch(self.high_bidder, self.high, f"bought it from seat {player}")
-            return
-        elif dealer:  # the dealer passes: the high bidder pitches
-            assert self.high_bidder is not None
-            self._pitch(self.high_bidder, self.high, "high bid")
+        if isinstance(action, Bid):
+            self.high, self.high_bidder = action.amount, player
+        if player == self.dealer:  # the dealer's call ends the bidding
+            self._pitch(*dealer_contract(action, player, self.high, self.high_bidder))
             return
         self.turn += 1
         self.player = self.order[self.turn]

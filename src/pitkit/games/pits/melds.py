@@ -531,16 +531,52 @@ def _runs_of_sets(
     that reaches the Ace may also reach down below `low`, those ranks wholly
     wild; and a run of wild cards alone is read to the Ace.
     """
-    budget = len(wilds)
-    wild_sets = _by_size(wilds)
-    # P9: each rank with no natural card needs a Joker of its own.
-    if rules.finnish_twos:
-        jokers_in = [[_jokers_in(used) for used in same_size] for same_size in wild_sets]
+    fill = _WildFill(plays, wilds, rules.finnish_twos)
+    shortest = rules.min_run_of_sets
+    for n in [shape[0]] if shape else range(2, hand_size // shortest + 1):
+        lengths = range(shape[1], shape[1] + 1) if shape else range(shortest, hand_size // n + 1)
+        if not lengths:
+            continue
+        # short[r]: places that ranks below r leave to wild cards, each taking all it can
+        short = [0] * (ACE + 2)
+        for r in range(THREE, ACE + 1):
+            short[r + 1] = short[r] + max(0, n - len(naturals.get(r, ())))
+        takes = _Takes(naturals, n, fill.budget)
+        for low in naturals:
+            top = min(ACE, low + lengths[0] - 1)
+            wholly_wild = low - (top - lengths[0] + 1)
+            if wholly_wild > low - THREE or (
+                short[top + 1] - short[low] + n * wholly_wild > fill.budget
+            ):
+                continue  # even the shortest run from `low` is short of wild cards
+            _runs_of_sets_from(fill, takes, low, n, lengths)
+        # No natural card at all: a run of wild cards to the Ace.
+        for length in lengths:
+            if n * length <= fill.budget:
+                wild = tuple(r for r in range(ACE, ACE - length, -1) for _ in range(n))
+                fill.add(ACE, n, [((), wild, length)])
 
-    def add(top: int, n: int, grown: Iterable[_Partial]) -> None:
-        """Add the runs of sets that fill these partial runs with wild cards."""
-        if not rules.finnish_twos:
-            plays.extend(
+
+class _WildFill:
+    """Adds to `plays` the runs of sets that fill partial runs with `wilds`."""
+
+    def __init__(self, plays: list[Meld], wilds: list[Card], finnish_twos: bool) -> None:
+        self.plays = plays
+        self.budget = len(wilds)
+        self.wild_sets = _by_size(wilds)
+        self.finnish_twos = finnish_twos
+        # P9: each rank with no natural card needs a Joker of its own.
+        self.jokers_in = (
+            [[_jokers_in(used) for used in same_size] for same_size in self.wild_sets]
+            if finnish_twos
+            else []
+        )
+
+    def add(self, top: int, n: int, grown: Iterable[_Partial]) -> None:
+        """Add the runs of sets of `n` to `top` that fill these partial runs."""
+        wild_sets = self.wild_sets
+        if not self.finnish_twos:
+            self.plays.extend(
                 [
                     _new(Meld, ("run_of_sets", cards + used, top, n, wild, False))
                     for cards, wild, _ in grown
@@ -548,7 +584,8 @@ def _runs_of_sets(
                 ]
             )
             return
-        plays.extend(
+        jokers_in = self.jokers_in
+        self.plays.extend(
             [
                 _new(Meld, ("run_of_sets", cards + used, top, n, wild, False))
                 for cards, wild, empty in grown
@@ -559,60 +596,41 @@ def _runs_of_sets(
             ]
         )
 
-    shortest = rules.min_run_of_sets
-    for n in [shape[0]] if shape else range(2, hand_size // shortest + 1):
-        lengths = range(shape[1], shape[1] + 1) if shape else range(shortest, hand_size // n + 1)
-        if not lengths:
-            continue
-        # short[r]: places that ranks below r leave to wild cards, each taking all it can
-        short = [0] * (ACE + 2)
-        for r in range(THREE, ACE + 1):
-            short[r + 1] = short[r] + max(0, n - len(naturals.get(r, ())))
-        takes = _Takes(naturals, n, budget)
-        for low in naturals:
-            top = min(ACE, low + lengths[0] - 1)
-            wholly_wild = low - (top - lengths[0] + 1)
-            if wholly_wild > low - THREE or short[top + 1] - short[low] + n * wholly_wild > budget:
-                continue  # even the shortest run from `low` is short of wild cards
-            grown: list[_Partial] = [
-                (taken, wild, 0) for taken, wild in takes[low] if len(wild) < n
+
+def _runs_of_sets_from(fill: _WildFill, takes: _Takes, low: int, n: int, lengths: range) -> None:
+    """Add the runs of sets of `n` of one of `lengths` ranks whose lowest
+    natural rank is `low`: grown upward, then, at the Ace, reaching down."""
+    budget = fill.budget
+    grown: list[_Partial] = [(taken, wild, 0) for taken, wild in takes[low] if len(wild) < n]
+    last = min(ACE, low + lengths[-1] - 1)
+    for top in range(low, last + 1):
+        if top > low:
+            options = takes[top]
+            grown = [
+                (cards + taken, more + wild, empty + (len(more) == n))
+                for cards, wild, empty in grown
+                for taken, more in options
+                if len(wild) + len(more) <= budget
             ]
-            for top in range(low, min(ACE, low + lengths[-1] - 1) + 1):
-                if top > low:
-                    options = takes[top]
-                    grown = [
-                        (cards + taken, more + wild, empty + (len(more) == n))
-                        for cards, wild, empty in grown
-                        for taken, more in options
-                        if len(wild) + len(more) <= budget
-                    ]
-                    if not grown:
-                        break
-                if top - low + 1 in lengths:
-                    add(top, n, grown)
-            else:
-                if top < ACE:
-                    continue
-                # At the Ace: reach down below `low` with ranks of wild cards only.
-                for below in range(1, low - THREE + 1):
-                    if ACE - low + 1 + below in lengths:
-                        under = tuple(
-                            r for r in range(low - 1, low - below - 1, -1) for _ in range(n)
-                        )
-                        add(
-                            ACE,
-                            n,
-                            (
-                                (cards, wild + under, empty + below)
-                                for cards, wild, empty in grown
-                                if len(wild) + len(under) <= budget
-                            ),
-                        )
-        # No natural card at all: a run of wild cards to the Ace.
-        for length in lengths:
-            if n * length <= budget:
-                wild = tuple(r for r in range(ACE, ACE - length, -1) for _ in range(n))
-                add(ACE, n, [((), wild, length)])
+            if not grown:
+                return
+        if top - low + 1 in lengths:
+            fill.add(top, n, grown)
+    if last < ACE:
+        return
+    # At the Ace: reach down below `low` with ranks of wild cards only.
+    for below in range(1, low - THREE + 1):
+        if ACE - low + 1 + below in lengths:
+            under = tuple(r for r in range(low - 1, low - below - 1, -1) for _ in range(n))
+            fill.add(
+                ACE,
+                n,
+                (
+                    (cards, wild + under, empty + below)
+                    for cards, wild, empty in grown
+                    if len(wild) + len(under) <= budget
+                ),
+            )
 
 
 def _jokers_in(cards: Iterable[Card]) -> int:

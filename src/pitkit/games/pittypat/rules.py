@@ -10,8 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pitkit.cards import Card
-from pitkit.core.chance import check_cut, cut_deck
+from pitkit.core.chance import (
+    CutDeck,
+    cards_each_option,
+    check_cut,
+    ranks_option,
+    suits_option,
+)
 from pitkit.core.errors import BadOptionError
 from pitkit.core.rules import RuleSet, option
 
@@ -19,7 +24,7 @@ __all__ = ["Rules"]
 
 
 @dataclass(frozen=True)
-class Rules(RuleSet):
+class Rules(RuleSet, CutDeck):
     """The options of Pitty Pat; the defaults are the seed's basic game."""
 
     must_match: bool = option(
@@ -53,17 +58,12 @@ class Rules(RuleSet):
         "play this many hands, then the most wins (or chips) wins",
         label="Hands to play (instead of a target)",
     )
-    ranks: int = option(
-        13,
-        "ranks in each suit, counting down from the Ace (13: the full deck; 3: Q K A)",
-        label="Ranks in the deck",
-    )
-    suits: int = option(4, "suits in the deck (4: the full deck)", label="Suits in the deck")
-    cards_each: int = option(
+    ranks: int = ranks_option()
+    suits: int = suits_option()
+    cards_each: int = cards_each_option(
         5,
         "cards dealt to each player (Y1: 5); an odd number, so that the last card "
         "can always go out on a match",
-        label="Cards dealt to each player",
     )
 
     def __post_init__(self) -> None:
@@ -77,10 +77,6 @@ class Rules(RuleSet):
         # takes two, so an odd hand stays odd and ends on a match (Y3).
         if self.cards_each < 1 or self.cards_each % 2 == 0:
             raise BadOptionError(f"cards_each is an odd number, 1 or more, not {self.cards_each}")
-
-    def deck(self) -> list[Card]:
-        """The pack each hand is dealt from (Y1, or the cut deck)."""
-        return cut_deck(self.ranks, self.suits)
 
     def check_players(self, players: int) -> None:
         """Refuse, with `BadOptionError`, a deck too small to deal `players`
