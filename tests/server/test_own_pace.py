@@ -172,6 +172,13 @@ def test_a_player_who_lets_the_time_run_out_forfeits(lone: ServerThread) -> None
         assert notice.body.endswith(
             f"is over: {late} let the time for a move run out and forfeits the match."
         )
+    # A forfeit is a loss: letting the time run out never saves a rating.
+    for person in people:
+        page = lone.http.get(f"/api/players/{person['profile']}").json()
+        (rating,) = page["ratings"]
+        assert (rating["game"], rating["matches"]) == ("ace-pit", 1)
+        assert (rating["rating"] < 1500) == (person["name"] == late), (person, rating)
+        assert page["matches"][0]["place"] == (2 if person["name"] == late else 1)
 
 
 def test_a_table_waiting_for_its_players_waits_as_long_as_a_move(tmp_path: Path) -> None:

@@ -391,38 +391,37 @@ def score_pad(
     size = max(played) + 1 if players is None else players
     if size <= max(played):
         raise ValueError(f"seat {max(played)} played, but the table has only {size} seats")
-    named: tuple[tuple[str, int | None], ...] = (
-        ("pitcher", pitcher),
-        ("high", high),
-        ("low", low),
-        ("jack", jack),
-        ("game", game),
-    )
-    for what, seat in named:
+    named = {"pitcher": pitcher, "high": high, "low": low, "jack": jack, "game": game}
+    for what, seat in named.items():
         if seat is not None and seat not in played:
             raise ValueError(f"the {what} is seat {seat}, who did not play this hand")
     sides = hand_sides(played, teams)
-    side_index = {seat: i for i, side in enumerate(sides) for seat in side}
-    jack_card = Card.of(Rank.JACK, trump_suit)
-    awards = [
-        Award("high", sides[side_index[high]], high, None, f"seat {high} took high (score pad)"),
-        Award("low", sides[side_index[low]], low, None, f"seat {low} took low (score pad)"),
+    awards = _pad_awards(sides, Card.of(Rank.JACK, trump_suit), high, low, jack, game)
+    return _settle(trump_suit, pitcher, bid, sides, awards, (0,) * len(sides), size)
+
+
+def _pad_awards(
+    sides: Sequence[tuple[int, ...]],
+    jack_card: Card,
+    high: int,
+    low: int,
+    jack: int | None,
+    game: int | None,
+) -> list[Award]:
+    """The four points as a score pad's line gives them: the seat that won each."""
+    side_of = {seat: side for side in sides for seat in side}
+    return [
+        Award("high", side_of[high], high, None, f"seat {high} took high (score pad)"),
+        Award("low", side_of[low], low, None, f"seat {low} took low (score pad)"),
         Award("jack", (), None, None, f"{jack_card} was not dealt")
         if jack is None
         else Award(
-            "jack",
-            sides[side_index[jack]],
-            jack,
-            jack_card,
-            f"seat {jack} took {jack_card} (score pad)",
+            "jack", side_of[jack], jack, jack_card, f"seat {jack} took {jack_card} (score pad)"
         ),
         Award("game", (), None, None, "a tie: nobody took the game point (score pad)")
         if game is None
-        else Award(
-            "game", sides[side_index[game]], game, None, f"seat {game} took game (score pad)"
-        ),
+        else Award("game", side_of[game], game, None, f"seat {game} took game (score pad)"),
     ]
-    return _settle(trump_suit, pitcher, bid, sides, awards, (0,) * len(sides), size)
 
 
 def _parse_suit(text: str) -> Suit:

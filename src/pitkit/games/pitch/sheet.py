@@ -407,22 +407,7 @@ class ScoreSheet:
         if seat not in self.seated:
             raise ValueError(f"seat {seat} is not playing this hand")
         if not self.rules.tournament:
-            # Topic 37, informal: the players agree to correct it, or to deal a new hand.
-            self.misplays[seat] += 1
-            if ruling.correctable:
-                return self._add(
-                    "misplay",
-                    (0,) * self.players,
-                    f"seat {seat} misplayed; corrected, play goes on",
-                    judge=ruling.judge,
-                )
-            return self._add(
-                "misplay",
-                (0,) * self.players,
-                f"seat {seat} misplayed; seat {self.dealer} deals a new hand",
-                redeal=True,
-                judge=ruling.judge,
-            )
+            return self._informal_misplay(ruling)
         if not ruling.correctable and ruling.highest_bid is None:
             raise ValueError("give the highest bid made in the misplayed hand (C11)")
         name = self.names[seat]
@@ -465,6 +450,25 @@ class ScoreSheet:
             judge=ruling.judge,
             dealer=dealer,
             seated=seated,
+        )
+
+    def _informal_misplay(self, ruling: Misplay) -> Entry:
+        """Topic 37, informal: the players agree to correct it, or to deal a new hand."""
+        seat = ruling.seat
+        self.misplays[seat] += 1
+        if ruling.correctable:
+            return self._add(
+                "misplay",
+                (0,) * self.players,
+                f"seat {seat} misplayed; corrected, play goes on",
+                judge=ruling.judge,
+            )
+        return self._add(
+            "misplay",
+            (0,) * self.players,
+            f"seat {seat} misplayed; seat {self.dealer} deals a new hand",
+            redeal=True,
+            judge=ruling.judge,
         )
 
     # -- who plays next, and the end -------------------------------------------

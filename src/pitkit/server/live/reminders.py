@@ -18,6 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any
 
+from pitkit.server.live import ratings
 from pitkit.server.live.bots import BotSeats
 from pitkit.server.live.notices import Notice, NoticeKind, Notify
 from pitkit.server.live.pacing import Deadline
@@ -26,7 +27,7 @@ from pitkit.server.live.state import Setup, TableState
 from pitkit.server.store import deadlines, profiles
 from pitkit.server.store.storage import Store
 
-__all__ = ["Reminders"]
+__all__ = ["Reminders", "forfeited"]
 
 log = logging.getLogger("pitkit.server")
 
@@ -104,7 +105,20 @@ class Reminders:
             forfeits = "forfeits" if len(late) == 1 else "forfeit"
             reason = f"{names} let the time for a move run out and {forfeits} the match"
             await self.shut(reason)
+            number, seats = self.state.number, len(self.room.seats)
         self.over(None, f"{reason}.")
+        await self._forfeited(number, forfeited(seats, late))
+
+    async def _forfeited(self, number: int, outcome: dict[str, Any]) -> None:
+        """The match ends as a forfeit, stored, and is rated: letting the time run out
+        never saves a player from a loss."""
+        try:
+            ended = await self.store.run(deadlines.forfeit_match(self.setup.id, number, outcome))
+        except Exception:
+            log.exception("table %s: could not store match %d's forfeit", self.setup.id, number)
+            return
+        if ended:
+            await ratings.rate_finished(self.store, self.setup.id, number)
 
     # -- notices -----------------------------------------------------------------------
 
@@ -208,3 +222,11 @@ class Reminders:
 def _and(words: list[str]) -> str:
     """ "Ann", "Ann and Bea", "Ann, Bea and Cyd"."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def forfeited(seats: int, late: Iterable[int]) -> dict[str, Any]:
+    """The outcome of a match the `late` seats forfeited: they share the last place,
+    everyone else the first (as an outcome's ``ranks``, 1 first)."""
+    losers = set(late)
+    last = seats - len(losers) + 1
+    return {"ranks": [last if i in losers else 1 for i in range(seats)], "forfeit": sorted(losers)}

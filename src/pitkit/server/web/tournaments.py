@@ -38,7 +38,7 @@ from starlette.types import Receive, Scope, Send
 
 from pitkit.server.tournaments import codes
 from pitkit.server.tournaments.online import OnlineTables
-from pitkit.server.tournaments.service import NotALinkError, Running, Slip, Tournaments
+from pitkit.server.tournaments.service import NewLink, NotALinkError, Running, Slip, Tournaments
 from pitkit.server.tournaments.shown import Page
 from pitkit.server.web.bodies import Body, bearer
 from pitkit.server.web.guards import Site
@@ -346,10 +346,7 @@ def _entering(
             raise HTTPException(403, str(exc)) from None
         except RefusedError as exc:
             raise HTTPException(409, str(exc)) from None
-        link = None
-        if made.link is not None:
-            new = made.link
-            link = _link(site, request, running, new.role, new.name, new.token).model_dump()
+        link = None if made.link is None else _new_link(site, request, running, made.link)
         shown = await tournaments.shown(running, made.actor)
         return _with_event(
             shown,
@@ -359,6 +356,11 @@ def _entering(
             table=None if table is None else table.model_dump(),
             replayed=made.replayed,
         )
+
+
+def _new_link(site: Site, request: Request, running: Running, new: NewLink) -> dict[str, Any]:
+    """A link an entry made (a player added, a link replaced), as the answer gives it."""
+    return _link(site, request, running, new.role, new.name, new.token).model_dump()
 
 
 def _following(router: APIRouter, tournaments: Tournaments) -> None:
