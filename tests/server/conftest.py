@@ -1,6 +1,6 @@
 """A real server on a free loopback port, in a thread, with its own database:
-every test that takes `server` or `database` runs once on SQLite and once on
-PostgreSQL (a throwaway server, tests/postgres.py)."""
+every test that takes `server` or `database` runs on SQLite, and on PostgreSQL (a
+throwaway server, tests/postgres.py) as `EVERY_STORE` says."""
 
 from __future__ import annotations
 
@@ -60,6 +60,56 @@ class ServerThread(ServingThread):
             f"table {table_id} to be {status}",
         )
         return info
+
+
+EVERY_STORE = frozenset(
+    {
+        "test_backup",
+        "test_cluster",
+        "test_database_down",
+        "test_durability",
+        "test_event_keys",
+        "test_event_pads",
+        "test_event_tables",
+        "test_events",
+        "test_export_games",
+        "test_migrations",
+        "test_own_pace",
+        "test_pitch_event",
+        "test_profiles",
+        "test_push",
+        "test_races",
+        "test_ratings",
+    }
+)
+"""The modules whose every test runs on both stores: their subject is what is stored
+(backups, migrations, durability, profiles, ratings, push subscriptions, deadlines,
+events' logs) or the same data at several workers. Every other module runs its first
+test on PostgreSQL too, its flow end to end on each store, and the rest on SQLite
+(docs/testing.md); ``PITKIT_EVERY_STORE=1`` runs them all on both."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the PostgreSQL runs `EVERY_STORE` does not ask for."""
+    if os.environ.get("PITKIT_EVERY_STORE") == "1":
+        return
+    here = Path(__file__).parent
+    first: set[str] = set()
+    kept, left_out = [], []
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        on_postgres = callspec is not None and callspec.params.get("database") == "postgres"
+        module = item.path.stem
+        if not on_postgres or item.path.parent != here or module in EVERY_STORE:
+            kept.append(item)
+        elif module not in first:
+            first.add(module)
+            kept.append(item)
+        else:
+            left_out.append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
 
 
 @pytest.fixture(scope="session")
