@@ -186,3 +186,15 @@ def page(context: BrowserContext) -> Iterator[Page]:
     p.on("console", console)
     yield p
     assert not problems, problems
+
+
+@pytest.fixture
+def browsers(browser: Browser) -> Iterator[Any]:
+    """Pages each in a browser context of its own (`tests.browser.helpers.Browsers`),
+    failing the test on any script error."""
+    from tests.browser.helpers import Browsers  # helpers imports this module
+
+    b = Browsers(browser)
+    yield b
+    b.close()
+    assert not b.problems, b.problems

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, ViewportSize
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import SCREENSHOTS, ServerThread, known_player
@@ -31,6 +31,45 @@ def new_context(browser: Browser, *, known: bool = False, **options: Any) -> Bro
     ctx = browser.new_context(**options)
     ctx.set_default_timeout(patience(15_000))
     return known_player(ctx) if known else ctx
+
+
+DESKTOP: ViewportSize = {"width": 1366, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+class Browsers:
+    """Pages each in a browser context of its own (a player's phone, the hall's
+    screen), failing the test on any script error."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.contexts: list[BrowserContext] = []
+        self.problems: list[str] = []
+        self.offline = False
+        """A test that cuts the network: the requests it fails are no fault of the page's."""
+
+    def open(self, url: str, viewport: ViewportSize = DESKTOP) -> Page:
+        context = new_context(self.browser, viewport=viewport)
+        self.contexts.append(context)
+        page = context.new_page()
+
+        def console(message: ConsoleMessage) -> None:
+            # A refusal (403, 409) is an answer the page shows in words, not a fault;
+            # Chromium still logs the status.
+            text = message.text
+            answered = "409" in text or "403" in text or (self.offline and "net::ERR_" in text)
+            if message.type == "error" and not ("Failed to load resource" in text and answered):
+                self.problems.append(f"console: {text}")
+
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        page.on("console", console)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready=true]")
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
 
 
 def poll(page: Page, check: Callable[[], T], seconds: float, what: str, every: int = 50) -> T:

@@ -9,29 +9,27 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import SCREENSHOTS, ServerThread
-from tests.browser.helpers import EventByApi, assert_accessible, new_context, screenshot
-from tests.browser.test_events import DESKTOP, PHONE, Browsers, click
+from tests.browser.helpers import (
+    DESKTOP,
+    PHONE,
+    Browsers,
+    EventByApi,
+    assert_accessible,
+    new_context,
+    screenshot,
+)
+from tests.browser.test_events import click
 from tests.waiting import patience, wait_until
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
 JUDGES = ["Jo Dee", "Kim Lau"]
 CALL_SECONDS = 2.0
 """How soon a call is on the judge's page (issue 35: within 2 s)."""
-
-
-@pytest.fixture
-def browsers(browser: Browser) -> Iterator[Browsers]:
-    b = Browsers(browser)
-    yield b
-    b.close()
-    assert not b.problems, b.problems
 
 
 class GoRound(EventByApi):

@@ -7,28 +7,28 @@ finds nothing serious on any of the event's pages, nor on a new event's desk."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import (
-    Browser,
-    BrowserContext,
-    ConsoleMessage,
     Page,
-    ViewportSize,
     expect,
 )
 
 from tests.browser.bigscreen import check_every_page, hold, turn_to
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import EventByApi, assert_accessible, new_context, screenshot
+from tests.browser.helpers import (
+    DESKTOP,
+    PHONE,
+    Browsers,
+    EventByApi,
+    assert_accessible,
+    screenshot,
+)
 from tests.waiting import patience
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus"]
-DESKTOP: ViewportSize = {"width": 1366, "height": 900}
-PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def _order(table: list[str], hand: int) -> list[str]:
@@ -61,49 +61,6 @@ class Evening(EventByApi):
         for name in table:
             self.enter(self.tokens[name], "sign", game=number, player=name)
         return number
-
-
-class Browsers:
-    """Pages each in a browser context of its own (a player's phone, the hall's
-    screen), failing the test on any script error."""
-
-    def __init__(self, browser: Browser) -> None:
-        self.browser = browser
-        self.contexts: list[BrowserContext] = []
-        self.problems: list[str] = []
-        self.offline = False
-        """A test that cuts the network: the requests it fails are no fault of the page's."""
-
-    def open(self, url: str, viewport: ViewportSize = DESKTOP) -> Page:
-        context = new_context(self.browser, viewport=viewport)
-        self.contexts.append(context)
-        page = context.new_page()
-
-        def console(message: ConsoleMessage) -> None:
-            # A refusal (403, 409) is an answer the page shows in words, not a fault;
-            # Chromium still logs the status.
-            text = message.text
-            answered = "409" in text or "403" in text or (self.offline and "net::ERR_" in text)
-            if message.type == "error" and not ("Failed to load resource" in text and answered):
-                self.problems.append(f"console: {text}")
-
-        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        page.on("console", console)
-        page.goto(url)
-        page.wait_for_selector("body[data-ready=true]")
-        return page
-
-    def close(self) -> None:
-        for context in self.contexts:
-            context.close()
-
-
-@pytest.fixture
-def browsers(browser: Browser) -> Iterator[Browsers]:
-    b = Browsers(browser)
-    yield b
-    b.close()
-    assert not b.problems, b.problems
 
 
 def pick_order(page: Page, game: int, order: list[str], form: str = "hand") -> None:

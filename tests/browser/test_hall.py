@@ -13,20 +13,26 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import zxingcpp
 from PIL import Image
-from playwright.sync_api import Browser, Locator, Page, Route, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from pitkit.server.web import tournaments as tournaments_web
 from tests.browser.bigscreen import SIZES, check_every_page, turn_to
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import EventByApi, assert_accessible, screenshot
-from tests.browser.test_events import DESKTOP, PHONE, Browsers, click, pick_order, reload
+from tests.browser.helpers import (
+    DESKTOP,
+    PHONE,
+    Browsers,
+    EventByApi,
+    assert_accessible,
+    screenshot,
+)
+from tests.browser.test_events import click, pick_order, reload
 from tests.waiting import patience
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
@@ -98,14 +104,6 @@ class Hall:
     def present(self) -> list[str]:
         present: list[str] = self.view()["check_in"]["present"]
         return present
-
-
-@pytest.fixture
-def browsers(browser: Browser) -> Iterator[Browsers]:
-    b = Browsers(browser)
-    yield b
-    b.close()
-    assert not b.problems, b.problems
 
 
 def test_a_hall_prints_slips_players_scan_them_and_only_those_present_are_seated(

@@ -7,26 +7,16 @@ axe-core finds nothing serious on the dealer's, the judge's or the scorer's page
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from pitkit.tournaments.first_dealer import draw
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import EventByApi, assert_accessible, screenshot
-from tests.browser.test_events import PHONE, Browsers, click
+from tests.browser.helpers import PHONE, Browsers, EventByApi, assert_accessible, screenshot
+from tests.browser.test_events import click
 
 FOUR = ["Ann", "Bob", "Cat", "Dan"]
-
-
-@pytest.fixture
-def browsers(browser: Browser) -> Iterator[Browsers]:
-    b = Browsers(browser)
-    yield b
-    b.close()
-    assert not b.problems, b.problems
 
 
 def _add(ev: EventByApi, type: str, name: str, **more: Any) -> None:

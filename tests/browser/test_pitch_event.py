@@ -10,17 +10,22 @@ finds nothing serious on the desk, a judge's page or a player's page in Go-Round
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.bigscreen import check_every_page
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import EventByApi, assert_accessible, screenshot
-from tests.browser.test_events import DESKTOP, PHONE, Browsers, click, reload
+from tests.browser.helpers import (
+    DESKTOP,
+    PHONE,
+    Browsers,
+    EventByApi,
+    assert_accessible,
+    screenshot,
+)
+from tests.browser.test_events import click, reload
 
 EIGHT = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 JUDGES = {"Jo Dee": "JD", "Max Ray": "MR"}
@@ -58,14 +63,6 @@ class Tournament(EventByApi):
         """Hands won by `winner` until the game at the table is over (C10)."""
         while self.table(rnd, table)["outcome"] is None:
             self.win(rnd, table, winner)
-
-
-@pytest.fixture
-def browsers(browser: Browser) -> Iterator[Browsers]:
-    b = Browsers(browser)
-    yield b
-    b.close()
-    assert not b.problems, b.problems
 
 
 def controls(page: Page, within: str) -> int:
