@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.bigscreen import check_every_page
+from tests.browser.bigscreen import SIZES, check_every_page
 from tests.browser.conftest import ServerThread
 from tests.browser.helpers import (
     DESKTOP,
@@ -26,6 +26,7 @@ from tests.browser.helpers import (
     screenshot,
 )
 from tests.browser.test_events import click, reload
+from tests.browser.test_hall import sixty
 
 EIGHT = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
 JUDGES = {"Jo Dee": "JD", "Max Ray": "MR"}
@@ -448,3 +449,34 @@ def test_a_dealer_and_a_judge_offline_enter_once_when_the_network_is_back(
     log = ev.http.get(f"/api/events/{ev.id}").json()["log"]
     assert [e["type"] for e in log].count("hand") == 1
     assert [e["type"] for e in log].count("confirm") == 1
+
+
+def test_the_big_screen_of_a_sixty_player_go_round_fits_every_size(
+    browsers: Browsers, server: ServerThread
+) -> None:
+    # Darrtown at congress size: sixty players (names up to the 40 characters allowed)
+    # seated by draw, four judges, and a few tables' games under way or won.
+    ev = Tournament(server)
+    players = sixty()
+    for name in players:
+        ev.tokens[name] = ev.enter(ev.manager, "add_player", name=name)["link"]["token"]
+    judges = [f"Judge {n}" for n in "ABCD"]
+    for name in judges:
+        ev.tokens[name] = ev.enter(ev.manager, "add_judge", name=name, initials=name[-1] * 2)[
+            "link"
+        ]["token"]
+    ev.enter(ev.manager, "seat_round", by="draw", seed=5, judges=judges)
+    tables = ev.view()["rounds"][0]["tables"]
+    assert len(tables) >= 10 and sum(len(t["players"]) for t in tables) == 60
+    # The four judges have the first four tables: three games won, one under way.
+    for number, table in enumerate(tables[:4], start=1):
+        first = table["players"][0]
+        ev.enter(ev.tokens[table["judge"]], "cut", round=1, table=number, dealer=first)
+        if number < 4:
+            ev.play_out(1, number, table["players"][number % len(table["players"])])
+    ev.win(1, 4, tables[3]["players"][1])
+    url = f"{server.base}/e/{ev.id}/screen"
+    for size in SIZES:
+        seen = check_every_page(browsers.open(url, size))
+        # Sixty lines of standings take pages of their own, wherever they are shown.
+        assert len(seen) >= 2, (size, seen)
