@@ -110,7 +110,9 @@ def test_a_stranger_polling_a_big_event_costs_one_build_an_entry(tmp_path: Path)
                 for url, headers in pages:
                     assert server.http.get(url, headers=headers).status_code == 200
         each = cpu.seconds / (rounds * len(pages))
-        # Built again at every request (ranked in O(n²)), a page cost 200 ms here.
-        assert each < 0.010, f"{each * 1000:.1f} ms of the server's CPU a page read again"
+        # Built again at every request (ranked in O(n²)), a page cost 200 ms here; kept,
+        # 2 to 5 ms on a quiet machine and 11 to 14 ms at load 10 (CPU time grows too,
+        # on a machine that switches between many processes).
+        assert each < 0.040, f"{each * 1000:.1f} ms of the server's CPU a page read again"
     finally:
         server.stop()
