@@ -18,7 +18,7 @@ times in 20. A leaderboard ranks by the low end of that range.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -33,6 +33,7 @@ __all__ = [
     "SCALE",
     "SPREAD",
     "Shown",
+    "enough_people",
     "rate_finished",
     "rate_missed",
     "rated",
@@ -57,12 +58,22 @@ LEAST_MATCHES = 5
 """A game's leaderboard lists the profiles rated in at least this many of its matches."""
 
 
+def enough_people(kinds: Iterable[str]) -> bool:
+    """Whether a match whose seats are of these kinds may be rated: two people or more
+    (seats of kind "player"); bots alone, or one person and bots, never are."""
+    return sum(kind == "player" for kind in kinds) >= 2
+
+
 def rated(seats: Sequence[SeatResult]) -> dict[int, Change]:
     """How a finished match changes each profile's rating, by seat: empty when fewer
     than two people sat at it, none of them a profile, or one profile in two seats."""
     people = [s for s in seats if s.kind == "player"]
     profiles = [s.profile_id for s in people if s.profile_id is not None]
-    if len(people) < 2 or not profiles or len(set(profiles)) != len(profiles):
+    if (
+        not enough_people(s.kind for s in seats)
+        or not profiles
+        or len(set(profiles)) != len(profiles)
+    ):
         return {}
     before = [PRIOR if s.mu is None or s.sigma is None else Rating(s.mu, s.sigma) for s in people]
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]

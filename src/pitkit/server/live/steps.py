@@ -126,7 +126,9 @@ class Steps:
         self.state.touch()
         if outcome is not None:
             self.state.status = "over"
-            await ratings.rate_finished(self.store, self.setup.id, self.state.number)
+            # Bots' tables, most of a server's matches, are never rated: no store job.
+            if ratings.enough_people(seat.kind for seat in self.room.seats):
+                await ratings.rate_finished(self.store, self.setup.id, self.state.number)
         return Step(since, outcome is not None)
 
     async def _open_to(self, seat: int, conn: Conn | None, by_bot: bool) -> Match[Any, Any]:
