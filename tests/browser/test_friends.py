@@ -181,9 +181,13 @@ def test_three_friends_and_bots_play_together(
     open_chat(bea.page)
     bea.page.fill("#chat-text", "Good luck, all!")
     bea.page.press("#chat-text", "Enter")
+    # The server stored it and said it back: Bea's own line comes first.
+    said = patience(15_000)  # stored before it is said: a busy machine's store is slow
+    expect(bea.page.locator("#chat-log")).to_contain_text("Bea (you): Good luck, all!", timeout=said)
     for friend in (ann, cyd):
         open_chat(friend.page)
-        expect(friend.page.locator("#chat-log")).to_contain_text("Bea: Good luck, all!")
+        log = friend.page.locator("#chat-log")
+        expect(log).to_contain_text("Bea: Good luck, all!", timeout=said)
 
     # Cyd reloads in the middle of the match and is back in her seat.
     cyd.page.reload()

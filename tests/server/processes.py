@@ -41,14 +41,20 @@ class Process:
         self.base = f"http://127.0.0.1:{port}"
         # SQLite through --data alone, as people run it; anything else through --database.
         other = [] if database.startswith("sqlite") else ["--database", database]
-        self.proc = subprocess.Popen(
-            [*command, "--port", str(port), "--data", str(data), *other, "--log-level", "warning"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        # The log goes to a file, never to a pipe nobody reads: a full pipe (64 KiB of
+        # warnings) would stop the server at its next line of log.
+        data.mkdir(parents=True, exist_ok=True)
+        self.log = data / "server.log"
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(
+                [*command, "--port", str(port), "--data", str(data), *other]
+                + ["--log-level", "warning"],
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
         self.http = httpx.Client(base_url=self.base, timeout=patience(10))
         try:
-            wait_until_healthy(self.http, self.proc)
+            wait_until_healthy(self.http, self.proc, log=self.log)
         except BaseException:
             self.kill()
             raise
@@ -83,15 +89,21 @@ class Process:
             self.proc.wait(patience(5))
         self.http.close()
 
+    def log_tail(self, lines: int = 40) -> str:
+        """The last `lines` lines the server logged, for a failing test to show."""
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
 
 def wait_until_healthy(
-    http: httpx.Client, proc: subprocess.Popen[bytes], seconds: float = 30
+    http: httpx.Client, proc: subprocess.Popen[bytes], seconds: float = 30, log: Path | None = None
 ) -> None:
     """Until GET /healthz answers 200 (waiting `seconds`, scaled); fails if the
-    process ends first."""
+    process ends first, with what it logged (`log`, or its stderr if piped)."""
     deadline = time.monotonic() + patience(seconds)
     while True:
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        if proc.poll() is not None:
+            said = log.read_text(errors="replace") if log else ""
+            raise AssertionError(said or (proc.stderr.read() if proc.stderr else b""))
         with contextlib.suppress(httpx.TransportError):
             if http.get("/healthz").status_code == 200:
                 return

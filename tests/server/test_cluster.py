@@ -148,6 +148,10 @@ class Cluster:
         body: dict[str, Any] = response.json()
         return body
 
+    def logs(self) -> str:
+        """What each worker logged last, for a failing test to show."""
+        return "\n".join(f"-- worker {w.port}:\n{w.log_tail()}" for w in self.workers)
+
     def stop(self) -> None:
         for worker in self.workers:
             worker.stop()
@@ -226,11 +230,13 @@ def test_killing_a_worker_loses_no_acknowledged_action(cluster: Cluster, pg_url:
         await asyncio.gather(*playing)
 
     run(scenario())
-    everything = [t["table"]["id"] for t in tables] + bot_only
+    unfinished = [p.client.url for p in players if not p.client.over]
+    assert not unfinished, f"players who did not see their match end: {unfinished}\n{cluster.logs()}"
     deadline = time.monotonic() + patience(60)
-    for tid in everything:
+    # Every table ends, the bot-only ones too (adopted by a live worker once theirs died).
+    for tid in [t["table"]["id"] for t in tables] + bot_only:
         while cluster.get(f"/api/tables/{tid}")["status"] != "over":
-            assert time.monotonic() < deadline, f"table {tid} did not finish"
+            assert time.monotonic() < deadline, f"table {tid} did not finish\n{cluster.logs()}"
             time.sleep(0.2)
 
     # Every acknowledged action is stored as it was acknowledged, once.
