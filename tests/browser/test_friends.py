@@ -183,7 +183,9 @@ def test_three_friends_and_bots_play_together(
     bea.page.press("#chat-text", "Enter")
     # The server stored it and said it back: Bea's own line comes first.
     said = patience(15_000)  # stored before it is said: a busy machine's store is slow
-    expect(bea.page.locator("#chat-log")).to_contain_text("Bea (you): Good luck, all!", timeout=said)
+    expect(bea.page.locator("#chat-log")).to_contain_text(
+        "Bea (you): Good luck, all!", timeout=said
+    )
     for friend in (ann, cyd):
         open_chat(friend.page)
         log = friend.page.locator("#chat-log")

@@ -19,6 +19,7 @@ from tests.waiting import patience
 __all__ = ["SERVE", "Process", "acknowledged_are_stored", "free_port", "wait_until_healthy"]
 
 SERVE = [sys.executable, "-m", "pitkit.cli", "serve"]
+QUIET = ["--log-level", "warning"]
 
 
 def free_port() -> int:
@@ -47,8 +48,7 @@ class Process:
         self.log = data / "server.log"
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [*command, "--port", str(port), "--data", str(data), *other]
-                + ["--log-level", "warning"],
+                [*command, "--port", str(port), "--data", str(data), *other, *QUIET],
                 stdout=subprocess.DEVNULL,
                 stderr=log,
             )

@@ -231,7 +231,9 @@ def test_killing_a_worker_loses_no_acknowledged_action(cluster: Cluster, pg_url:
 
     run(scenario())
     unfinished = [p.client.url for p in players if not p.client.over]
-    assert not unfinished, f"players who did not see their match end: {unfinished}\n{cluster.logs()}"
+    assert not unfinished, (
+        f"players who did not see their match end: {unfinished}\n{cluster.logs()}"
+    )
     deadline = time.monotonic() + patience(60)
     # Every table ends, the bot-only ones too (adopted by a live worker once theirs died).
     for tid in [t["table"]["id"] for t in tables] + bot_only:

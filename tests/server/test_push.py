@@ -121,7 +121,8 @@ class Receiver:
 
         httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.port = httpd.server_address[1]
-        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        # Polled every 20 ms, not 0.5 s: shutdown() waits for the poll (at each test's end).
+        threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
         return httpd
 
 
