@@ -107,7 +107,7 @@ def test_search_bots_think_in_another_process_and_come_back_moved_on() -> None:
     async def main() -> None:
         # The first move starts the worker process (spawned: a fresh interpreter), which
         # a busy machine takes its time over: the bot's time is scaled like any wait.
-        thinker = Thinker(Limits(bot_processes=1, bot_seconds=patience(3.0)))
+        thinker = Thinker(Limits(bot_processes=1, bot_seconds=patience(10.0)))
         try:
             game = games.get("ace-pit")
             match = game.new_match(2, {}, 7)

@@ -353,8 +353,22 @@ async function pressPlayNow(event) {
   }
 }
 
+/**
+ * A form's handler that runs once the games are known. Forms are wired before they load,
+ * so that a click meanwhile (a slow connection) never sends one as a plain page load.
+ * @param {(event: SubmitEvent) => Promise<void>} handler
+ */
+function onceLoaded(handler) {
+  return (/** @type {SubmitEvent} */ event) => {
+    event.preventDefault();
+    if (games.length) handler(event);
+  };
+}
+
 async function start() {
   inputEl('name').value = store.playerName();
+  byId('create').addEventListener('submit', onceLoaded(create));
+  byId('play-now').addEventListener('submit', onceLoaded(pressPlayNow));
   try {
     [games, levels] = await Promise.all([api('/api/games'), api('/api/levels')]);
   } catch (e) {
@@ -364,9 +378,7 @@ async function start() {
   drawGames();
   drawForm();
   drawPlayNow();
-  byId('create').addEventListener('submit', create);
   inputEl('own-pace').addEventListener('change', showOwnPace);
-  byId('play-now').addEventListener('submit', pressPlayNow);
   drawMine(byId('mine-panel'), byId('my-tables')).catch((e) => toast(`Could not load your tables: ${errorText(e)}`));
   for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('[data-filter]'))) {
     button.addEventListener('click', () => {

@@ -12,31 +12,33 @@ const checkIn = /** @type {HTMLInputElement} */ (h('input', {type: 'checkbox', i
 problem.before(h('div', {class: 'form-row'},
   h('label', {for: 'event-check-in'}, checkIn, ' Check players in: seat only those present (they scan their slip, or the desk ticks them)')));
 
-async function start() {
-  /** @type {{kind: string, title: string}[]} */
-  const kinds = await api('/api/events/kinds');
+/** The kinds of tournament, into the form's list once the server names them. */
+const kindsShown = api('/api/events/kinds').then((/** @type {{kind: string, title: string}[]} */ kinds) => {
   kind.replaceChildren(...kinds.map((k) => h('option', {value: k.kind}, k.title)));
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    problem.hidden = true;
-    if (!nameInput.value.trim()) {
-      problem.textContent = 'Give the tournament a name.';
-      problem.hidden = false;
-      nameInput.focus();
-      return;
-    }
-    try {
-      const options = checkIn.checked ? {check_in: true} : {};
-      const created = await api('/api/events', {method: 'POST', body: {kind: kind.value, name: nameInput.value, options}});
-      location.assign(created.manager.url.replace(/^https?:\/\/[^/]+/, ''));
-    } catch (error) {
-      problem.textContent = errorText(error);
-      problem.hidden = false;
-    }
-  });
-}
-
-start().catch((error) => {
+});
+kindsShown.catch((error) => {
   problem.textContent = `The tournament form cannot load: ${errorText(error)}`;
   problem.hidden = false;
+});
+
+// Wired at once, not once the kinds have come: a click before that (a slow hall's
+// Wi-Fi) must not send the form as a plain page load.
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  problem.hidden = true;
+  if (!nameInput.value.trim()) {
+    problem.textContent = 'Give the tournament a name.';
+    problem.hidden = false;
+    nameInput.focus();
+    return;
+  }
+  try {
+    await kindsShown;
+    const options = checkIn.checked ? {check_in: true} : {};
+    const created = await api('/api/events', {method: 'POST', body: {kind: kind.value, name: nameInput.value, options}});
+    location.assign(created.manager.url.replace(/^https?:\/\/[^/]+/, ''));
+  } catch (error) {
+    problem.textContent = errorText(error);
+    problem.hidden = false;
+  }
 });
