@@ -8,7 +8,7 @@ import json
 import time
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests.browser.conftest import ServerThread
 from tests.browser.helpers import (
@@ -166,6 +166,26 @@ def test_the_seat_options_on_a_phone(browser: Browser, server: ServerThread) -> 
         assert info["seats"][1]["bot"] == "random"
     finally:
         ctx.close()
+
+
+def test_the_seat_options_wait_for_the_games_details(page: Page, server: ServerThread) -> None:
+    """On a slow connection the game's details (its bots) come after the table: until
+    then the seat options cannot be opened, so they never lack "Put a bot here"."""
+    created = server.http.post(
+        "/api/tables", json={"game": "ace-pit", "players": 2, "seats": [None, None]}
+    ).json()
+    table_id, host_token = created["table"]["id"], created["host_token"]
+    _as_host(page, server, table_id, host_token)
+    held: list[Route] = []
+    page.route("**/api/games", lambda route: held.append(route))
+    page.goto(created["seats"][0]["invite"])
+    wait_state(page, "waiting")
+    menu = page.get_by_role("button", name="Seat options: Seat 2", exact=True)
+    expect(menu).to_be_disabled()
+    assert held, "the page asked for the games before drawing the table"
+    held[0].continue_()
+    dialog = _seat_options(page, "Seat 2")
+    expect(dialog.get_by_role("button", name="Put a bot here")).to_be_visible()
 
 
 def test_the_hosts_play_again_waits_for_the_others_unless_told_not_to(

@@ -18,6 +18,7 @@ from pitkit.server import Limits
 from pitkit.server.live.budget import BotBudget, BotPace
 from pitkit.server.live.thinking import Slots, Thinker
 from tests.server.conftest import FAST, ServerThread, run
+from tests.waiting import patience
 
 #: A decision longer than this on average is not one a server may make on its event loop.
 QUICK_SECONDS = 0.001
@@ -63,7 +64,9 @@ def test_slow_bots_think_in_another_process() -> None:
     process, not in the server's threads; a quick bot decides at once."""
 
     async def main() -> None:
-        thinker = Thinker(Limits(bot_processes=1))
+        # Its first move starts the worker process, which a busy machine takes its time
+        # over: the bot's time is scaled like any wait.
+        thinker = Thinker(Limits(bot_processes=1, bot_seconds=patience(10.0)))
         try:
             game = games.get("pitch")
             match = game.new_match(4, {}, 5)

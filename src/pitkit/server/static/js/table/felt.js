@@ -106,8 +106,10 @@ function seatPlate(i, view) {
 function seatHead(i) {
   const name = h('div', {class: 'seat-name'}, seatName(i), i === S.seat ? h('span', {class: 'you'}, ' (you)') : null);
   if (!mayHost()) return name;
+  // Enabled once the game's details (its bots among them) have come: opened before,
+  // the options would lack "Put a bot here" on a slow connection.
   return h('div', {class: 'seat-head'}, name,
-    h('button', {type: 'button', class: 'seat-menu', title: 'Seat options', 'aria-haspopup': 'dialog',
+    h('button', {type: 'button', class: 'seat-menu', title: 'Seat options', 'aria-haspopup': 'dialog', disabled: !S.info,
       'aria-label': `Seat options: ${seatName(i)}`, dataset: {seatMenu: i}, onclick: () => showSeatOptions(i)}, '⋯'));
 }
 
