@@ -153,7 +153,12 @@ async def _seat(
     out["latencies"].extend(
         lat for lat, at in zip(player.latencies, player.ack_times, strict=True) if at >= warm
     )
-    out["errors"] += sum(1 for e in player.errors if e["code"] not in ("stale", "lost_race"))
+    for e in player.errors:
+        # A move that raced another (stale, lost_race) or the pause after a hand
+        # (between_hands) is the random client's race, refused as it should be.
+        if e["code"] not in ("stale", "lost_race", "between_hands"):
+            out["errors"] += 1
+            out["codes"][e["code"]] = out["codes"].get(e["code"], 0) + 1
 
 
 class TimedPlayer(RandomPlayer):
@@ -205,7 +210,14 @@ def _clients(
     # In a real deployment the clients run elsewhere: here they yield the CPU to the
     # server when both want it, so that the server's latency is what is measured.
     os.nice(nice)
-    out: dict[str, Any] = {"latencies": [], "errors": 0, "matches": 0, "drops": 0, "why": {}}
+    out: dict[str, Any] = {
+        "latencies": [],
+        "errors": 0,
+        "codes": {},
+        "matches": 0,
+        "drops": 0,
+        "why": {},
+    }
 
     async def main() -> None:
         # Connections are spread over `spread` seconds, as people arrive.
@@ -333,6 +345,8 @@ class Figures:
     drops: int = 0
     """Seats whose socket closed (or never opened) before the end."""
     why: dict[str, int] = field(default_factory=dict)
+    codes: dict[str, int] = field(default_factory=dict)
+    """The errors' codes, and how many of each."""
     """The exceptions that cut those seats off, counted by name."""
     downs: int = 0
     """Times HAProxy marked a worker down (a health check unanswered in time): it then
@@ -631,6 +645,7 @@ def measure(
         workers=workers or 0,
         drops=sum(r["drops"] for r in results),
         why=dict(sum((collections.Counter(r["why"]) for r in results), collections.Counter())),
+        codes=dict(sum((collections.Counter(r["codes"]) for r in results), collections.Counter())),
         downs=_downs(proxy_log),
         others=_others(before, after, ours),
         cpu=cpu,
@@ -821,7 +836,7 @@ def _report_one(args: argparse.Namespace, f: Figures) -> None:
         f"actions stored/s, bots' too: {f.stored_per_second:,.1f}; p99 in the server "
         f"{f.server_p99} ms, of a group commit {f.commit_p99} ms (buckets)"
     )
-    print(f"errors (not stale/lost races) {f.errors}; finished matches {f.matches}")
+    print(f"errors (not races) {f.errors} {f.codes}; finished matches {f.matches}")
     if f.drops or f.downs:
         print(f"sockets lost {f.drops} {f.why}; workers marked down by HAProxy {f.downs}")
     print(f"server CPU {f.server_cpu:.0%} of one core; ", end="")
