@@ -345,9 +345,9 @@ class Figures:
     drops: int = 0
     """Seats whose socket closed (or never opened) before the end."""
     why: dict[str, int] = field(default_factory=dict)
+    """The exceptions that cut those seats off, counted by name."""
     codes: dict[str, int] = field(default_factory=dict)
     """The errors' codes, and how many of each."""
-    """The exceptions that cut those seats off, counted by name."""
     downs: int = 0
     """Times HAProxy marked a worker down (a health check unanswered in time): it then
     closes every socket the worker has."""

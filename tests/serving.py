@@ -24,15 +24,15 @@ class _Server(uvicorn.Server):
 
     def __init__(self, config: uvicorn.Config) -> None:
         super().__init__(config)
-        self._told = threading.Event()
         self._wake: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     async def main_loop(self) -> None:
         self._loop, self._wake = asyncio.get_running_loop(), asyncio.Event()
         ticks = 0
-        # on_tick refreshes the Date header at every tenth tick: here, every second.
-        while not self._told.is_set() and not await self.on_tick(ticks):
+        # on_tick refreshes the Date header at every tenth tick (here, every second),
+        # and says whether should_exit is set.
+        while not await self.on_tick(ticks):
             ticks += 10
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), 1.0)
@@ -40,7 +40,6 @@ class _Server(uvicorn.Server):
     def stop_soon(self) -> None:
         """Ask the server to stop, from any thread; it starts at once."""
         self.should_exit = True
-        self._told.set()
         if self._loop is not None and self._wake is not None:
             with contextlib.suppress(RuntimeError):  # its loop has closed already
                 self._loop.call_soon_threadsafe(self._wake.set)

@@ -103,7 +103,8 @@ def wait_until_healthy(
     while True:
         if proc.poll() is not None:
             said = log.read_text(errors="replace") if log else ""
-            raise AssertionError(said or (proc.stderr.read() if proc.stderr else b""))
+            piped = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            raise AssertionError(said or piped)
         with contextlib.suppress(httpx.TransportError):
             if http.get("/healthz").status_code == 200:
                 return
