@@ -43,26 +43,30 @@ node_modules/.bin/tsc: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-# The browser tests (tests/browser) drive the OS's Chromium, never a downloaded one:
-# install Debian's when it is missing (CI runs as root; elsewhere sudo asks).
-/usr/bin/chromium:
-	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -q
-	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+# What the tests need from Debian, installed when missing (CI runs as root; elsewhere
+# sudo asks), in one apt-get: each path below, and the package that brings it.
+# - The browser tests (tests/browser) drive the OS's Chromium, never a downloaded one:
+#   its headless shell for the pages, and the whole browser for notifications.
+# - The storage and server tests run on SQLite and on PostgreSQL: tests/postgres.py starts
+#   a throwaway server. PITKIT_REQUIRE_POSTGRES=1: here a missing PostgreSQL (or HAProxy)
+#   fails those tests (elsewhere they skip).
+# - The test of several workers (tests/server/test_cluster.py) puts HAProxy in front.
+DEBIAN := /usr/bin/chromium-headless-shell=chromium-headless-shell /usr/bin/chromium=chromium \
+	/usr/lib/postgresql=postgresql /usr/sbin/haproxy=haproxy
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+MISSING := $(strip $(foreach d,$(DEBIAN),$(if $(wildcard $(word 1,$(subst =, ,$(d)))),,$(word 2,$(subst =, ,$(d))))))
 
-# The storage and server tests run on SQLite and on PostgreSQL: tests/postgres.py
-# starts a throwaway server from Debian's packages, installed here when missing.
-# PITKIT_REQUIRE_POSTGRES=1: here a missing PostgreSQL (or HAProxy) fails those tests
-# (elsewhere they skip).
-/usr/lib/postgresql:
-	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -q
-	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql
+.PHONY: debian
+debian:
+ifneq ($(MISSING),)
+	$(SUDO) apt-get update -q
+	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(MISSING)
+endif
 
-# The test of several workers (tests/server/test_cluster.py) puts Debian's HAProxy in front.
-/usr/sbin/haproxy:
-	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -q
-	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q haproxy
-
-test: lint /usr/bin/chromium /usr/lib/postgresql /usr/sbin/haproxy
+# The first stage needs lint, Debian's packages and the compiled wheel ready: made side
+# by side (-j2), as lint and the wheel's compiling each keep one core busy for a minute.
+test:
+	$(MAKE) -j2 lint debian $(COMPILED)/.built
 	PITKIT_REQUIRE_POSTGRES=1 $(BIN)/pytest -n 2
 	$(MAKE) test-compiled
 
@@ -85,7 +89,9 @@ check: lint
 COMPILED := .venv-compiled
 COMPILED_TESTS := tests/core tests/games tests/play tests/bots tests/adapters tests/arena \
 	tests/tournaments tests/cli tests/examples tests/test_cards.py
-test-compiled: $(VENV)/.dev /usr/lib/postgresql
+# The wheel is built again only when what goes into it has changed (two minutes, most of
+# it the C compiler on mypyc's output).
+$(COMPILED)/.built: $(VENV)/.dev pyproject.toml hatch_build.py $(shell find src -name '*.py')
 	test -x $(COMPILED)/bin/python || $(BIN)/python -m venv $(COMPILED)
 	$(BIN)/python -c "import sysconfig; print(sysconfig.get_path('purelib'))" > \
 		"$$($(COMPILED)/bin/python -c "import sysconfig; print(sysconfig.get_path('purelib'))")/dev-venv.pth"
@@ -94,6 +100,9 @@ test-compiled: $(VENV)/.dev /usr/lib/postgresql
 		"from importlib import import_module as i; g = 'acepit pit pitch pits pittypat'.split(); \
 		p = [i(f'pitkit.games.{n}.state').__file__ for n in g] + [i('pitkit.adapters.pits').__file__]; \
 		assert all(f.endswith('.so') for f in p), p"
+	touch $@
+
+test-compiled: $(COMPILED)/.built debian
 	$(COMPILED)/bin/python -m pytest -n 2 $(COMPILED_TESTS)
 
 clean:

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from pitkit.server.ops.settings import PUSH_TEST_RECEIVERS_ENV
-from tests.browser.conftest import ServerThread
+from tests.browser.conftest import FULL_CHROMIUM, ServerThread, launched
 from tests.browser.helpers import assert_accessible, new_context, poll, screenshot
 from tests.server.test_push import NOTICE, Receiver, deliver, held, unb64
 from tests.waiting import patience
@@ -44,6 +44,13 @@ _FAKE_PUSH = """(() => {
   };
   PushManager.prototype.getSubscription = async function () { return current; };
 })()"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """The whole Chromium: the headless shell that the other modules use has no
+    notifications (its permission reads "denied", and nothing is ever shown)."""
+    yield from launched(FULL_CHROMIUM)
 
 
 @pytest.fixture(scope="module")
