@@ -5,9 +5,9 @@ Bea's move, made a simulated day later (the server's clock moved forward), landi
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import re
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -50,20 +50,26 @@ def _sit(server: ServerThread, table: str, invite: str, signed: dict[str, Any]) 
 
 def _play_until_not_mine(server: ServerThread, table: str, token: str) -> None:
     """Ann's moves, from a socket of her own, until the move is someone else's (in a
-    thread: Playwright holds this thread's event loop)."""
+    thread: Playwright holds this thread's event loop). A refused move fails the test."""
 
     async def moves() -> None:
         ann = TableClient(server.base, table, token)
         await ann.connect()
         await ann.recv_type("sync")
         while ann.seat in ann.to_act:
-            await ann.send({"type": "act", "action": ann.legal[0], "version": ann.version})
-            await ann.recv_type("ack")
+            sent = ann.version
+            await ann.send({"type": "act", "action": ann.legal[0], "version": sent})
+            acked = False
+            # Both the ack and the update the move made, in either order: the next move
+            # is chosen from what the update says.
+            while not acked or ann.version == sent:
+                message = await ann.recv()
+                assert message.get("type") != "error", message
+                acked = acked or message.get("type") == "ack"
         await ann.close()
 
-    worker = threading.Thread(target=asyncio.run, args=(moves(),))
-    worker.start()
-    worker.join()
+    with concurrent.futures.ThreadPoolExecutor(1) as worker:
+        worker.submit(asyncio.run, moves()).result()  # its failure is raised here
 
 
 def test_the_lobby_offers_own_pace_for_turn_based_games(page: Page, paced: ServerThread) -> None:

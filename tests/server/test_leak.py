@@ -111,8 +111,8 @@ class Truth:
                 if (seat, version) in views:
                     self.views[(seat, version)] = json.loads(json.dumps(match.view(seat)))
                 elif (seat, version) in parts:
-                    view = match.view(seat)
-                    del view["history"], view["match"]
+                    view = match.current_hand.view(seat)  # the match's view less its record
+                    del view["history"]
                     self.views[(seat, version)] = json.loads(json.dumps(view))
         assert match is not None
         self.log = match.log
