@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 import threading
 import time
 from pathlib import Path
@@ -20,7 +21,8 @@ from tests.waiting import patience
 
 class _Server(uvicorn.Server):
     """uvicorn's server, which stops as soon as it is told to (uvicorn's own looks
-    every 0.1 s: a tenth of a second idle at the end of each of some 500 tests)."""
+    every 0.1 s, and then pauses 0.1 s more: a fifth of a second idle at the end of
+    each of some 600 tests)."""
 
     def __init__(self, config: uvicorn.Config) -> None:
         super().__init__(config)
@@ -36,6 +38,20 @@ class _Server(uvicorn.Server):
             ticks += 10
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), 1.0)
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """uvicorn's shutdown less its fixed pause (0.1 s) after asking the connections to
+        close: each connection and task is still waited for until it has ended."""
+        for server in self.servers:
+            server.close()
+        for sock in sockets or []:
+            sock.close()
+        for connection in list(self.server_state.connections):
+            connection.shutdown()
+        await asyncio.sleep(0)  # an idle connection closes at its next turn of the loop
+        await self._wait_tasks_to_complete()
+        if not self.force_exit:
+            await self.lifespan.shutdown()
 
     def stop_soon(self) -> None:
         """Ask the server to stop, from any thread; it starts at once."""

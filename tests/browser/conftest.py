@@ -88,7 +88,13 @@ class ServerThread(ServingThread):
         # play faster): some tests watch a whole match of bots. `bots_per_second`
         # raises that pace for every table (`bot_server`); otherwise everything a page
         # meets is the real limits.
-        limits = Limits(bot_alone_actions_per_second=1000.0)
+        # Each test worker's browser tests all come from one address (127.0.0.1) to one
+        # server for the whole session, so the hourly quotas of one address (events
+        # opened, profiles made) would count every test's, in whatever order the tests
+        # fell: raised here. tests/server checks each quota.
+        limits = Limits(
+            bot_alone_actions_per_second=1000.0, events_per_address=1_000, profiles_per_hour=1_000
+        )
         if bots_per_second is not None:
             limits = dataclasses.replace(limits, bot_actions_per_second=bots_per_second)
         super().__init__(data, limits, port)
