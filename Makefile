@@ -64,7 +64,8 @@ ifneq ($(MISSING),)
 endif
 
 # The first stage needs lint, Debian's packages and the compiled wheel ready: made side
-# by side (-j2), as lint and the wheel's compiling each keep one core busy for a minute.
+# by side (-j2), as the installs and lint, and the wheel's compiling, each keep one core
+# busy for a minute or two.
 test:
 	$(MAKE) -j2 lint debian $(COMPILED)/.built
 	PITKIT_REQUIRE_POSTGRES=1 $(BIN)/pytest -n 2
@@ -90,19 +91,20 @@ COMPILED := .venv-compiled
 COMPILED_TESTS := tests/core tests/games tests/play tests/bots tests/adapters tests/arena \
 	tests/tournaments tests/cli tests/examples tests/test_cards.py
 # The wheel is built again only when what goes into it has changed (two minutes, most of
-# it the C compiler on mypyc's output).
-$(COMPILED)/.built: $(VENV)/.dev pyproject.toml hatch_build.py $(shell find src -name '*.py')
-	test -x $(COMPILED)/bin/python || $(BIN)/python -m venv $(COMPILED)
+# it the C compiler on mypyc's output). pip builds it in an environment of its own, so it
+# needs nothing of the development venv and starts at once, beside the installs and lint.
+$(COMPILED)/.built: pyproject.toml hatch_build.py $(shell find src -name '*.py')
+	test -x $(COMPILED)/bin/python || $(PYTHON) -m venv $(COMPILED)
+	$(COMPILED)/bin/pip install -q --force-reinstall --no-deps .
+	touch $@
+
+test-compiled: $(COMPILED)/.built $(VENV)/.dev debian
 	$(BIN)/python -c "import sysconfig; print(sysconfig.get_path('purelib'))" > \
 		"$$($(COMPILED)/bin/python -c "import sysconfig; print(sysconfig.get_path('purelib'))")/dev-venv.pth"
-	$(COMPILED)/bin/pip install -q --force-reinstall --no-deps .
 	cd / && $(CURDIR)/$(COMPILED)/bin/python -c \
 		"from importlib import import_module as i; g = 'acepit pit pitch pits pittypat'.split(); \
 		p = [i(f'pitkit.games.{n}.state').__file__ for n in g] + [i('pitkit.adapters.pits').__file__]; \
 		assert all(f.endswith('.so') for f in p), p"
-	touch $@
-
-test-compiled: $(COMPILED)/.built debian
 	$(COMPILED)/bin/python -m pytest -n 2 $(COMPILED_TESTS)
 
 clean:
