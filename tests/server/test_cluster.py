@@ -237,8 +237,11 @@ def test_killing_a_worker_loses_no_acknowledged_action(cluster: Cluster, pg_url:
     deadline = time.monotonic() + patience(60)
     # Every table ends, the bot-only ones too (adopted by a live worker once theirs died).
     for tid in [t["table"]["id"] for t in tables] + bot_only:
-        while cluster.get(f"/api/tables/{tid}")["status"] != "over":
-            assert time.monotonic() < deadline, f"table {tid} did not finish\n{cluster.logs()}"
+        while (table := cluster.get(f"/api/tables/{tid}"))["status"] != "over":
+            kind = "bots alone" if tid in bot_only else "with players"
+            assert time.monotonic() < deadline, (
+                f"table {tid} ({kind}) did not finish: {table}\n{cluster.logs()}"
+            )
             time.sleep(0.2)
 
     # Every acknowledged action is stored as it was acknowledged, once.
