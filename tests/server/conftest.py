@@ -144,6 +144,14 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return pg.new_database()
 
 
+SQLITE = "sqlite:///"
+
+
+def _sqlite_file(url: str) -> Path:
+    """The file of a SQLite database's URL (`database_url`'s)."""
+    return Path(url.removeprefix(SQLITE))
+
+
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A SQLite database at the newest schema (no rows: the migrations add none), made
@@ -154,15 +162,15 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     store = Store(url)
     store.start()
     store.close()  # the last connection's close writes the WAL back into the file
-    path = Path(url.removeprefix("sqlite:///"))
+    path = _sqlite_file(url)
     assert not path.with_name(path.name + "-wal").exists()
     return path
 
 
 @pytest.fixture
 def server(tmp_path: Path, database: str, request: pytest.FixtureRequest) -> Iterator[ServerThread]:
-    if database.startswith("sqlite:///"):
-        new = Path(database.removeprefix("sqlite:///"))
+    if database.startswith(SQLITE):
+        new = _sqlite_file(database)
         if not new.exists():
             shutil.copyfile(request.getfixturevalue("migrated_sqlite"), new)
     # Test clients act as fast as they can: far above the rate limit meant for people.
