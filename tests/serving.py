@@ -8,7 +8,9 @@ import contextlib
 import socket
 import threading
 import time
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 import httpx
 import uvicorn
@@ -17,6 +19,8 @@ from pitkit.server import Limits, create_app
 from pitkit.server.ops.settings import database_url
 from pitkit.server.web.guards import server_config
 from tests.waiting import patience
+
+T = TypeVar("T")
 
 
 class _Server(uvicorn.Server):
@@ -95,6 +99,12 @@ class ServingThread:
         # at low priority, which a busy machine serves last.
         # (verify=False: plain HTTP, so no certificates to load, 20 ms a client.)
         self.http = httpx.Client(base_url=self.base, timeout=patience(30), verify=False)
+
+    def call(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run `coro` on the server's event loop, as its own tasks run, and return its result."""
+        loop = self.server._loop
+        assert loop is not None, "the server's loop has not started"
+        return asyncio.run_coroutine_threadsafe(coro, loop).result(patience(10))
 
     def stop(self) -> None:
         """Stop serving and wait for the thread."""

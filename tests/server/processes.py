@@ -16,10 +16,16 @@ from sqlalchemy import create_engine, text
 
 from tests.waiting import patience
 
-__all__ = ["SERVE", "Process", "acknowledged_are_stored", "free_port", "wait_until_healthy"]
+__all__ = [
+    "SERVE",
+    "Process",
+    "acknowledged_are_stored",
+    "free_port",
+    "stored_table",
+    "wait_until_healthy",
+]
 
 SERVE = [sys.executable, "-m", "pitkit.cli", "serve"]
-QUIET = ["--log-level", "warning"]
 
 
 def free_port() -> int:
@@ -36,7 +42,12 @@ class Process:
     (it gets the same arguments)."""
 
     def __init__(
-        self, data: Path, port: int, database: str, command: Sequence[str] = SERVE
+        self,
+        data: Path,
+        port: int,
+        database: str,
+        command: Sequence[str] = SERVE,
+        log_level: str = "warning",
     ) -> None:
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
@@ -46,9 +57,10 @@ class Process:
         # warnings) would stop the server at its next line of log.
         data.mkdir(parents=True, exist_ok=True)
         self.log = data / "server.log"
+        args = ["--port", str(port), "--data", str(data), *other, "--log-level", log_level]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [*command, "--port", str(port), "--data", str(data), *other, *QUIET],
+                [*command, *args],
                 stdout=subprocess.DEVNULL,
                 stderr=log,
             )
@@ -90,8 +102,10 @@ class Process:
         self.http.close()
 
     def log_tail(self, lines: int = 40) -> str:
-        """The last `lines` lines the server logged, for a failing test to show."""
-        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        """The last `lines` lines the server logged, for a failing test to show (not
+        uvicorn's line for each request, which a log level of info adds)."""
+        logged = self.log.read_text(errors="replace").splitlines()
+        return "\n".join([line for line in logged if " uvicorn.access: " not in line][-lines:])
 
 
 def wait_until_healthy(
@@ -127,3 +141,22 @@ def acknowledged_are_stored(database: str, acked: Sequence[tuple[str, int, int, 
     for table_id, match, version, action in acked:
         assert stored.get((table_id, match, version)) == action
     return len(stored)
+
+
+def stored_table(database: str, table_id: str) -> str:
+    """What the database holds of a table, in a line, for a failing test to show
+    beside what a worker answered: its status, match, and last step stored."""
+    engine = create_engine(database)
+    with engine.connect() as db:
+        status = db.execute(
+            text("SELECT status, match_no FROM tables WHERE id = :t"), {"t": table_id}
+        ).first()
+        last = db.execute(
+            text(
+                "SELECT match_no, version, seat, action FROM steps WHERE table_id = :t "
+                "ORDER BY match_no DESC, version DESC LIMIT 1"
+            ),
+            {"t": table_id},
+        ).first()
+    engine.dispose()
+    return f"stored: status and match {tuple(status) if status else None}, last step {last}"

@@ -22,7 +22,13 @@ from pitkit.server.ops.proxy import find_haproxy, haproxy_config, start_haproxy
 from pitkit.server.store.owners import PostgresOwners
 from tests.postgres import REQUIRE_ENV, PostgresServer
 from tests.server.conftest import FAST, ServerThread, run
-from tests.server.processes import Process, acknowledged_are_stored, free_port, wait_until_healthy
+from tests.server.processes import (
+    Process,
+    acknowledged_are_stored,
+    free_port,
+    stored_table,
+    wait_until_healthy,
+)
 from tests.waiting import patience, until, wait_until
 
 WORKER = [sys.executable, "-m", "tests.server.fast_worker"]
@@ -123,7 +129,7 @@ class Cluster:
         self.proxy: Any = None
         try:
             for i in range(workers):
-                self.workers.append(Process(tmp_path / f"w{i}", free_port(), url, WORKER))
+                self.workers.append(Process(tmp_path / f"w{i}", free_port(), url, WORKER, "info"))
             port = free_port()
             listen = f"127.0.0.1:{port}"
             config = haproxy_config(listen, [f"127.0.0.1:{w.port}" for w in self.workers], 0.2)
@@ -150,7 +156,7 @@ class Cluster:
 
     def logs(self) -> str:
         """What each worker logged last, for a failing test to show."""
-        return "\n".join(f"-- worker {w.port}:\n{w.log_tail()}" for w in self.workers)
+        return "\n".join(f"-- worker {w.port}:\n{w.log_tail(60)}" for w in self.workers)
 
     def stop(self) -> None:
         for worker in self.workers:
@@ -240,7 +246,8 @@ def test_killing_a_worker_loses_no_acknowledged_action(cluster: Cluster, pg_url:
         while (table := cluster.get(f"/api/tables/{tid}"))["status"] != "over":
             kind = "bots alone" if tid in bot_only else "with players"
             assert time.monotonic() < deadline, (
-                f"table {tid} ({kind}) did not finish: {table}\n{cluster.logs()}"
+                f"table {tid} ({kind}) did not finish: {table}\n"
+                f"{stored_table(pg_url, tid)}\n{cluster.logs()}"
             )
             time.sleep(0.2)
 

@@ -1,6 +1,8 @@
-"""The two races of play together: a restart during the pause between hands keeps the
-pause, and an action meant for a seat its socket no longer holds (the host moved its
-player) is refused, never played in the new seat."""
+"""The races of play together: a restart during the pause between hands keeps the
+pause; an action meant for a seat its socket no longer holds (the host moved its
+player) is refused, never played in the new seat; and a request that found its table
+just before the worker let it go (handed to another worker, or stopping) changes
+nothing here, where its steps would be stored beside the new worker's."""
 
 from __future__ import annotations
 
@@ -8,7 +10,12 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
+from websockets.exceptions import ConnectionClosed
+
 from pitkit.server.client import TableClient
+from pitkit.server.live.tables import TableElsewhereError
+from pitkit.server.store import storage
 from tests.server.conftest import FAST, ServerThread, run
 from tests.server.test_pacing import QUICK, play_until
 from tests.waiting import patience
@@ -139,3 +146,58 @@ def test_an_action_meant_for_the_old_seat_is_refused_after_a_move(server: Server
             await client.close()
 
     run(main())
+
+
+def test_a_socket_that_found_its_table_before_it_was_let_go_is_sent_on(
+    server: ServerThread,
+) -> None:
+    """The socket was given the table, then the table was closed as its worker handed
+    it over; its hello is not taken by the closed table (whose sockets nobody tells
+    anything now) but closes the socket as "try again" (1013), and the retry finds the
+    worker that runs the table. Over HTTP, the same is a 503."""
+    created = server.create(game="ace-pit", seats=[None, None])
+    tid, tokens = created["table"]["id"], [s["token"] for s in created["seats"]]
+    table = server.app.state.manager.tables[tid]
+
+    async def main() -> None:
+        late = TableClient(server.base, tid, tokens[1])
+        await late.connect(name="Bo")  # its hello comes after the close below
+        assert late.ws is not None
+        with pytest.raises(ConnectionClosed) as closed:
+            await late.recv_type("welcome")
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+
+    server.call(table.close())  # as `Manager._unload` does
+    asyncio.run(main())
+    joined = server.http.post(f"/api/tables/{tid}/join", json={"token": tokens[0], "name": "Ann"})
+    assert joined.status_code == 503 and joined.headers["Retry-After"] == "1", joined.text
+    assert joined.json()["detail"] == "this table is moving between servers; try again"
+    assert [seat.name for seat in table.seats] == [None, None]
+
+
+def test_an_action_that_reaches_a_table_after_it_was_let_go_is_not_stored(
+    server: ServerThread,
+) -> None:
+    created = server.create(game="ace-pit", seats=[None, None])
+    tid, tokens = created["table"]["id"], [s["token"] for s in created["seats"]]
+
+    async def seated() -> None:
+        clients = [TableClient(server.base, tid, token) for token in tokens]
+        for client, name in zip(clients, ("Ann", "Bo"), strict=True):
+            await client.connect(name=name)
+        for client in clients:
+            await client.recv_type("sync")
+            await client.close()
+
+    asyncio.run(seated())
+    table = server.app.state.manager.tables[tid]
+    match = table.match
+    assert match is not None and table.status == "playing"
+    seat = sorted(match.to_act)[0]
+    action, version = match.legal_actions(seat)[0], table.version
+    server.call(table.close())
+    with pytest.raises(TableElsewhereError):
+        server.call(table.act(seat, action, version))
+    number = table.match_no
+    stored = server.call(table.store.run(lambda db: storage.stored_version(db, tid, number)))
+    assert stored == version == table.version

@@ -81,6 +81,9 @@ class BotSeats:
         self._paces = {True: Bucket(pace.per_table, 1), False: Bucket(pace.alone, 1)}
         """The table's bots' pace, where people sit (True) and at a table of bots alone."""
         self._timing_out: asyncio.Task[None] | None = None
+        # The table's own, as unpredictable as its bots' seeds: the global `random`'s
+        # state is anybody's (a test's, a library's), and drawing from it moves theirs.
+        self._random = random.Random(secrets.randbits(64))
 
     # -- who plays a seat ---------------------------------------------------------
 
@@ -160,8 +163,8 @@ class BotSeats:
             return 0.0
         if self.game.realtime:
             low, high = play.think_range(bot)
-            return random.uniform(low, high) * delay / NORMAL_BOT_DELAY
-        return delay * random.uniform(0.7, 1.3)
+            return self._random.uniform(low, high) * delay / NORMAL_BOT_DELAY
+        return delay * self._random.uniform(0.7, 1.3)
 
     def _may_act(self, index: int) -> Bot | None:
         """The bot of seat `index`, if it is that seat's turn in a match under way."""
@@ -240,7 +243,7 @@ class BotSeats:
         legal = match.legal_actions(index)
         if legal:
             with contextlib.suppress(ProtocolError):
-                await self._move(index, random.choice(legal), self.state.version)
+                await self._move(index, self._random.choice(legal), self.state.version)
 
     async def _move(self, index: int, action: Action, version: int) -> int:
         """Play the bot's move in the table's turn of the worker's budget."""
@@ -275,7 +278,7 @@ class BotSeats:
                 )
                 action = None
             if action is None:
-                action = random.choice(match.legal_actions(index))
+                action = self._random.choice(match.legal_actions(index))
             try:
                 await self.move(index, action, version)
             except ProtocolError:

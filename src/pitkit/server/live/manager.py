@@ -26,7 +26,7 @@ from pitkit.server.live.pacing import Clock
 from pitkit.server.live.quick import PlayNow
 from pitkit.server.live.rebuild import Rebuilt, rebuild
 from pitkit.server.live.seats import Seat
-from pitkit.server.live.tables import Table
+from pitkit.server.live.tables import Table, TableElsewhereError
 from pitkit.server.live.thinking import Thinker
 from pitkit.server.live.wire import TableInfo
 from pitkit.server.ops.metrics import Census, Metrics
@@ -36,7 +36,7 @@ from pitkit.server.store import storage
 from pitkit.server.store.owners import Owners, SoleOwner
 from pitkit.server.store.storage import SeatRecord, Store, TableRecord
 
-__all__ = ["Manager", "TableElsewhereError"]
+__all__ = ["Manager"]
 
 log = logging.getLogger("pitkit.server")
 
@@ -45,10 +45,6 @@ FINISHED = ("over", "closed", "broken", "expired")
 FINISHED_LISTED = 15 * 60.0
 """Seconds a finished table stays in the lobby's list after anything last happened
 there (replays stay at the table's address)."""
-
-
-class TableElsewhereError(RuntimeError):
-    """Another worker holds the table and did not hand it over in time: try again."""
 
 
 class Manager:
@@ -166,6 +162,7 @@ class Manager:
                 await self._unload(table)
             else:
                 await self.owners.release(table_id)
+            log.info("table %s: handed over to another worker", table_id)
 
     async def _lose_all(self) -> None:
         """Our locks are gone: another worker may take any table now, so run none."""
@@ -227,6 +224,8 @@ class Manager:
             self._unloadable.add(record.id)
             return None
         self._register(table)
+        if self.owners.shared:  # beside other workers: where each table runs, and since when
+            log.info("table %s: runs here from version %s", record.id, table.version)
         table.start_timers()
         table.bots.schedule()
         return table

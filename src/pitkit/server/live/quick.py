@@ -67,7 +67,7 @@ async def take_seat(
     under `name`; returns the seat and its secret, from now on the player's alone. The
     seat's invitation stops working. ValueError: a bad name; `SeatTakenError`: not open."""
     clean = clean_name(name, name_chars)
-    async with table.lock:
+    async with table.turn():
         seat = _open_seat(table, index)
         token = await table.host.give_seat(seat.index, clean or f"Player {seat.index + 1}")
     # Told as any player's arrival is, and a table whose last seat this was starts.
@@ -162,7 +162,7 @@ async def _fill(table: Table, bot: str, level: str) -> None:
     """Bots of `level` (`bot`) in every open seat of a waiting table, which then starts."""
     if table.status != "waiting":
         return  # full already, and playing; or closed
-    async with table.lock:
+    async with table.turn():
         empty = [seat.index for seat in table.seats if seat.kind == "open"]
         for index in empty:
             await table.host.set_seat(index, bot)

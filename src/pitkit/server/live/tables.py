@@ -29,9 +29,10 @@ match's `Steps` (dealt, applied, stored, undone).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from pitkit import games
@@ -63,9 +64,15 @@ from pitkit.server.ops.tokens import hash_token
 from pitkit.server.store import storage
 from pitkit.server.store.storage import Store, TableRecord
 
-__all__ = ["Conn", "Rebuilt", "Seat", "Standing", "Table", "rebuild"]
+__all__ = ["Conn", "Rebuilt", "Seat", "Standing", "Table", "TableElsewhereError", "rebuild"]
 
 log = logging.getLogger("pitkit.server")
+
+
+class TableElsewhereError(RuntimeError):
+    """This worker does not run the table now: another holds it and did not hand it
+    over in time, or this one has just handed it over (or is stopping). Try again:
+    the proxy sends the retry to the worker that runs it."""
 
 
 class Standing:
@@ -177,6 +184,16 @@ class Table(Standing):
             if self.status == "playing":
                 pacing.restore_turn(Deadline.from_json(record.settings.get("deadline")))
 
+    @contextlib.asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        """The table's lock, to change it. Once the table is closed, `TableElsewhereError`:
+        a request that found the table before its worker handed it over must not change
+        it here, where its steps would be stored beside the new worker's."""
+        async with self.lock:
+            if self.state.closing:
+                raise TableElsewhereError(self.id)
+            yield
+
     def info(self) -> TableInfo:
         """The table as anyone may see it (never the seed, never a card)."""
         return self.feed.info()
@@ -204,7 +221,7 @@ class Table(Standing):
         version: int | None,
     ) -> None:
         """Join `conn` as a seat (by token) or a spectator, and bring it up to date."""
-        async with self.lock:
+        async with self.turn():
             await self.door.attach(conn, token, name, match_no, version)
             await self._start_when_seated()
         self.bots.schedule()
@@ -212,7 +229,7 @@ class Table(Standing):
     async def join(self, token: str, name: str | None) -> tuple[int, str | None]:
         """Claim the open seat of an invitation over HTTP (or rename one's own);
         returns the seat, and its new secret when it was claimed."""
-        async with self.lock:
+        async with self.turn():
             joined = await self.door.join(token, name)
             await self._start_when_seated()
         self.bots.schedule()
@@ -228,7 +245,7 @@ class Table(Standing):
         """Take the seat `token` opens (an invitation, or the seat's own secret) as the
         profile `profile`'s (`Door.sit`); returns the seat, and its new secret when it
         was claimed. `ProtocolError` (`profile_seated`: it holds another seat here)."""
-        async with self.lock:
+        async with self.turn():
             untold = await self.reminders.untold_turns()
             index, secret = await self.door.sit(token, name, profile, profile_name)
             if index in untold:
@@ -240,7 +257,7 @@ class Table(Standing):
     async def hand_over(self, profile: str) -> tuple[int, str]:
         """The seat the profile `profile` holds here, with a new secret for the device
         that asks (returned); the seat's other devices are let go."""
-        async with self.lock:
+        async with self.turn():
             return await self.door.hand_over(profile)
 
     def _resume_pause(self) -> None:
@@ -258,7 +275,7 @@ class Table(Standing):
 
     async def sync(self, conn: Conn) -> None:
         """Send `conn` the full view of the current match."""
-        async with self.lock:
+        async with self.turn():
             if self.match is None:
                 raise ProtocolError("no_match")
             conn.send(self.feed.sync(conn.seat))
@@ -267,13 +284,13 @@ class Table(Standing):
         """Say `text` to the table (stored first): from a seat, or from a spectator
         if the table allows. Only words go by: never anything of the match."""
         clean = self.chat.check(conn, text)
-        async with self.lock:
+        async with self.turn():
             await self.chat.say(conn, clean)
             self.state.touch()
 
     async def ready(self, conn: Conn) -> None:
         """A seat's player is ready for the next hand; the last one starts it."""
-        async with self.lock:
+        async with self.turn():
             if conn.seat is None:
                 raise ProtocolError("spectator")
             self.pacing.ready(conn.seat)
@@ -287,7 +304,7 @@ class Table(Standing):
         the new token of a reopened seat. Open seats are played by the
         stand-in bot while a match is on.
         """
-        async with self.lock:
+        async with self.turn():
             token, change = await self.host.set_seat(index, bot)
             self._announce(change)
             await self._start_when_seated()
@@ -298,7 +315,7 @@ class Table(Standing):
         """Seat a named player (an event's) in seat `index`, with a new token, which
         is returned: the seat's old token stops working and its sockets are closed,
         as when a player opens their seat on another device."""
-        async with self.lock:
+        async with self.turn():
             token = await self.host.give_seat(index, name)
             self._announce(Change())
         self.bots.schedule()
@@ -307,7 +324,7 @@ class Table(Standing):
     async def rename_seat(self, index: int, name: str) -> str:
         """Host: give the player in seat `index` a new name (cleaned as a player's
         own is); returns it. The player is told, and so is everyone else."""
-        async with self.lock:
+        async with self.turn():
             clean, change = await self.host.rename_seat(index, name)
             self._announce(change)
             return clean
@@ -318,7 +335,7 @@ class Table(Standing):
         match starts (`Host.move_seat`), so that nobody sees another seat's hand or
         takes its result. Everyone is told; each moved socket gets a `welcome` for its
         new seat (and the new match's view)."""
-        async with self.lock:
+        async with self.turn():
             self._announce(await self.host.move_seat(index, to))
         self.bots.schedule()
 
@@ -333,7 +350,7 @@ class Table(Standing):
 
     async def start(self) -> None:
         """Host: start now; the stand-in bot plays open seats until someone claims them."""
-        async with self.lock:
+        async with self.turn():
             if self.status != "waiting":
                 raise ValueError(f"the table is {self.status}, not waiting to start")
             await self._start_match()
@@ -342,7 +359,7 @@ class Table(Standing):
     async def rematch(self, seat: int | None) -> None:
         """A seat asks for a rematch (None: the host forces one). Once every
         player present has asked, the next match starts with the same seats."""
-        async with self.lock:
+        async with self.turn():
             if self.status != "over":
                 raise ProtocolError("not_over")
             if seat is not None:
@@ -396,7 +413,7 @@ class Table(Standing):
         it said. Returns the new version. Raises `ProtocolError` (and changes nothing)
         when the action is refused.
         """
-        async with self.lock:
+        async with self.turn():
             if conn is not None:
                 _check_seat(conn, seat, meant)
             before = self.match.to_act if self.match is not None else frozenset()
@@ -468,14 +485,14 @@ class Table(Standing):
 
     async def expire(self) -> None:
         """A table that waited too long for its players: stored as expired."""
-        async with self.lock:
+        async with self.turn():
             if self.status == "waiting":
                 await self.store.run(storage.set_status(self.id, "expired"))
                 self.state.end("expired")
 
     async def shut(self, reason: str) -> None:
         """Close the table for good (the host's choice, or a server limit): no more moves."""
-        async with self.lock:
+        async with self.turn():
             if self.status != "closed":
                 await self._shut(reason)
 

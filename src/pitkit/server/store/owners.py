@@ -221,7 +221,6 @@ class PostgresOwners:
                 gen = self._listen.notifies(timeout=self.heartbeat)
                 async for note in gen:
                     if note.payload in self.held and self._release is not None:
-                        log.info("table %s: handed over to another worker", note.payload)
                         await self._release(note.payload)
                 await self._sql("SELECT 1")
             except asyncio.CancelledError:

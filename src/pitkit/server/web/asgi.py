@@ -18,6 +18,7 @@ import uvicorn
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from pitkit.server.live.tables import TableElsewhereError
 from pitkit.server.ops.settings import Limits
 from pitkit.server.web import games, matches, pages, play, tables
 from pitkit.server.web.guards import (
@@ -64,6 +65,7 @@ def web_app(services: Services, lifespan: Lifespan) -> App:
     app.add_middleware(SecurityHeaders, site=site)  # the outermost: on a 413 too
     for module in (games, tables, matches, pages):
         app.include_router(module.router)
+    app.add_exception_handler(TableElsewhereError, tables.table_moving)
     app.include_router(
         tournament_routes(
             services.tournaments, services.online, site, services.limits.events_per_address

@@ -26,9 +26,8 @@ from starlette.types import Message
 from starlette.websockets import WebSocketDisconnect
 
 from pitkit.server.live.conn import Conn
-from pitkit.server.live.manager import TableElsewhereError
 from pitkit.server.live.protocol import Act, Chat, ClientMessage, Hello, ProtocolError, error, parse
-from pitkit.server.live.tables import Table
+from pitkit.server.live.tables import Table, TableElsewhereError
 from pitkit.server.ops.settings import Bucket, Limits
 from pitkit.server.web.guards import seated
 from pitkit.server.web.services import Services, Wired
@@ -170,6 +169,8 @@ class _Reader:
             extra = {"match": table.match_no, "version": table.version} if conn.joined else {}
             reason = table.narrator(conn.seat).with_names(exc.reason)
             conn.send(error(exc.code, reason, ident, **extra))
+        except TableElsewhereError:
+            conn.close(1013)  # handed over as this came: the client finds where it went
         except _BackingOffError as exc:
             table.metrics.refused("rate_limited")
             wait = math.ceil(exc.seconds)

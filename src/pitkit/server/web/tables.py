@@ -11,11 +11,12 @@ from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from pitkit import games
 from pitkit.bots import levels
-from pitkit.server.live.manager import TableElsewhereError
 from pitkit.server.live.protocol import ProtocolError
 from pitkit.server.live.quick import SeatTakenError, take_seat
 from pitkit.server.live.tables import Table
@@ -42,7 +43,7 @@ from pitkit.server.web.bodies import (
 from pitkit.server.web.services import Services, Wired
 from pitkit.tournaments.log import ForbiddenError
 
-__all__ = ["PlayNowAsk", "PlayNowSeat", "TakeSeat", "router", "table_or_404"]
+__all__ = ["PlayNowAsk", "PlayNowSeat", "TakeSeat", "router", "table_moving", "table_or_404"]
 
 router = APIRouter()
 
@@ -59,15 +60,20 @@ _STATUS = {
 """The HTTP status of a refusal, by its protocol code (others: 400)."""
 
 
+async def table_moving(request: Request, exc: Exception) -> Response:
+    """Any route's answer when this worker does not run the table now
+    (`TableElsewhereError`): 503, and the retry reaches the worker that does."""
+    moving = HTTPException(
+        503, "this table is moving between servers; try again", {"Retry-After": "1"}
+    )
+    return await http_exception_handler(request, moving)
+
+
 async def table_or_404(services: Services, table_id: str) -> Table:
     """The table, loaded if need be (404: no such table; 503: it is changing servers,
     or the database that would say is not answering)."""
     try:
         table = await services.manager.get(table_id)
-    except TableElsewhereError:
-        raise HTTPException(
-            503, "this table is moving between servers; try again", {"Retry-After": "1"}
-        ) from None
     except (DatabaseError, StoreTimeoutError):
         raise HTTPException(
             503, "the database is not answering; try again in a moment", {"Retry-After": "5"}
