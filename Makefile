@@ -66,9 +66,12 @@ endif
 # The first stage needs lint, Debian's packages and the compiled wheel ready: made side
 # by side (-j2), as the installs and lint, and the wheel's compiling, each keep one core
 # busy for a minute or two.
+# Ray's tests (the `ray` mark) run in the compiled stage alone: Ray's start and its
+# processes take a core for half a minute, and the engines its workers run are the
+# same source either way (docs/testing.md).
 test:
 	$(MAKE) -j2 lint debian $(COMPILED)/.built
-	PITKIT_REQUIRE_POSTGRES=1 $(BIN)/pytest -n 2
+	PITKIT_REQUIRE_POSTGRES=1 $(BIN)/pytest -n 2 -m "not ray"
 	$(MAKE) test-compiled
 
 # A quick look before a commit (docs/testing.md): lint, types and the tests with no

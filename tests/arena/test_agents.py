@@ -81,26 +81,22 @@ def test_the_process_pool_plays_a_module_attribute_bot_as_one_process(
     assert [same(r) for r in there] == [same(r) for r in here]
 
 
+@pytest.mark.ray
 def test_ray_plays_a_module_attribute_bot_as_one_process(
-    here: list[MatchResult], monkeypatch: pytest.MonkeyPatch
+    here: list[MatchResult], ray_backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pytest.importorskip("ray")
-    ray_backend = make_backend("ray", 2)  # ray.init(num_cpus=2): the machine's share
-    try:
-        on_ray = run(duplicate_arena([SPEC, "sensible"]), ray_backend)
-        assert [same(r) for r in on_ray] == [same(r) for r in here]
-        # A module this process has but Ray's workers cannot import: the error
-        # itself comes back, as from the process pool, not Ray's wrapping of it.
-        phantom = types.ModuleType("phantom_ray_agents")
-        phantom.SeededBot = SeededBot  # type: ignore[attr-defined]
-        monkeypatch.setitem(sys.modules, "phantom_ray_agents", phantom)
-        specs = duplicate_arena(["phantom_ray_agents:SeededBot", "sensible"])
-        with pytest.raises(UnknownNameError, match="must be importable") as refused:
-            run(specs, ray_backend)
-        assert type(refused.value) is UnknownNameError
-        assert "phantom_ray_agents:SeededBot" in str(refused.value)
-    finally:
-        ray_backend.close()
+    on_ray = run(duplicate_arena([SPEC, "sensible"]), ray_backend)
+    assert [same(r) for r in on_ray] == [same(r) for r in here]
+    # A module this process has but Ray's workers cannot import: the error
+    # itself comes back, as from the process pool, not Ray's wrapping of it.
+    phantom = types.ModuleType("phantom_ray_agents")
+    phantom.SeededBot = SeededBot  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "phantom_ray_agents", phantom)
+    specs = duplicate_arena(["phantom_ray_agents:SeededBot", "sensible"])
+    with pytest.raises(UnknownNameError, match="must be importable") as refused:
+        run(specs, ray_backend)
+    assert type(refused.value) is UnknownNameError
+    assert "phantom_ray_agents:SeededBot" in str(refused.value)
 
 
 @pytest.mark.parametrize(

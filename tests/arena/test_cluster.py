@@ -52,20 +52,13 @@ def test_no_cluster_at_the_address_is_a_clear_error() -> None:
 
 
 @pytest.fixture(scope="module")
-def ray_backend() -> Iterator[Backend]:
-    pytest.importorskip("ray")
-    backend = make_backend("ray", 2)  # ray.init(num_cpus=2): the machine's share
-    yield backend
-    backend.close()
-
-
-@pytest.fixture(scope="module")
 def local_backend() -> Iterator[Backend]:
     backend = make_backend("local", 2)
     yield backend
     backend.close()
 
 
+@pytest.mark.ray
 def test_ray_runs_the_same_simulation_as_the_process_pool(
     ray_backend: Backend, local_backend: Backend
 ) -> None:
@@ -78,6 +71,7 @@ def test_ray_runs_the_same_simulation_as_the_process_pool(
     assert [r.ranks for r in on_ray] == [p.ranks for p in here]
 
 
+@pytest.mark.ray
 def test_ray_runs_the_same_duplicate_arena_as_the_process_pool(
     ray_backend: Backend, local_backend: Backend
 ) -> None:
@@ -88,6 +82,7 @@ def test_ray_runs_the_same_duplicate_arena_as_the_process_pool(
     assert [same(r) for r in on_ray] == [same(r) for r in on_pool]
 
 
+@pytest.mark.ray
 def test_cli_takes_the_ray_backend(ray_backend: Backend) -> None:
     def table(backend: str) -> str:
         args = ["simulate", "pitty-pat", "-n", "4", "--seed", "3", "--bots", "random,sensible"]
