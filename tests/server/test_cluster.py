@@ -220,14 +220,19 @@ def test_killing_a_worker_loses_no_acknowledged_action(cluster: Cluster, pg_url:
         deadline = time.monotonic() + patience(90)
         playing = [asyncio.create_task(_play_on(p, deadline)) for p in players]
         # Kill a worker once play is under way: every match started, some moves made.
-        await until(
-            lambda: (
-                all(p.client.version is not None for p in players)
-                and sum(len(p.acked) for p in players) >= 20
-            ),
-            30,
-            "play to be under way at every table",
-        )
+        try:
+            await until(
+                lambda: (
+                    all(p.client.version is not None for p in players)
+                    and sum(len(p.acked) for p in players) >= 20
+                ),
+                30,
+                "play to be under way at every table",
+            )
+        except AssertionError as exc:
+            seats = [(p.client.url[-8:], p.client.version, len(p.acked)) for p in players]
+            said = f"{exc}: (table, version, acks) {seats}\n{cluster.logs()}"
+            raise AssertionError(said) from None
         busiest = max(cluster.workers, key=lambda w: w.http.get("/healthz").json()["tables"])
         assert busiest.http.get("/healthz").json()["tables"] > 0
         busiest.kill()  # in the middle of play, with actions in flight
