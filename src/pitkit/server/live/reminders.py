@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from pitkit.server.live import ratings
@@ -23,7 +24,7 @@ from pitkit.server.live.bots import BotSeats
 from pitkit.server.live.notices import Notice, NoticeKind, Notify
 from pitkit.server.live.pacing import Deadline
 from pitkit.server.live.room import Room
-from pitkit.server.live.state import Setup, TableState
+from pitkit.server.live.state import Setup, TableElsewhereError, TableState
 from pitkit.server.store import deadlines, profiles
 from pitkit.server.store.storage import Store
 
@@ -42,18 +43,19 @@ class Reminders:
         state: TableState,
         room: Room,
         bots: BotSeats,
-        lock: asyncio.Lock,
+        turn: Callable[[], AbstractAsyncContextManager[None]],
         shut: Callable[[str], Awaitable[None]],
         notify: Notify | None,
     ) -> None:
-        """`shut` closes the table (under `lock`) for the reason given; `notify`
-        tells a profile a notice (None: nobody is told)."""
+        """`turn` takes the table's lock for a change (`Table.turn`: refused once the
+        table is let go); `shut` closes the table, under it, for the reason given;
+        `notify` tells a profile a notice (None: nobody is told)."""
         self.setup = setup
         self.store = store
         self.state = state
         self.room = room
         self.bots = bots
-        self.lock = lock
+        self.turn = turn
         self.shut = shut
         self.notify = notify
         self._tasks: set[asyncio.Task[None]] = set()
@@ -94,18 +96,21 @@ class Reminders:
 
     async def _forfeit(self, version: int) -> None:
         """Close the table: the people to act at `version` let their time run out."""
-        async with self.lock:
-            match = self.state.match
-            if match is None or self.state.version != version or not self.state.in_play:
-                return  # the move was made at the last moment
-            late = [i for i in sorted(match.to_act) if not self.bots.plays(i)]
-            if not late:
-                return
-            names = _and([self.room.seats[i].label for i in late])
-            forfeits = "forfeits" if len(late) == 1 else "forfeit"
-            reason = f"{names} let the time for a move run out and {forfeits} the match"
-            await self.shut(reason)
-            number, seats = self.state.number, len(self.room.seats)
+        try:
+            async with self.turn():
+                match = self.state.match
+                if match is None or self.state.version != version or not self.state.in_play:
+                    return  # the move was made at the last moment
+                late = [i for i in sorted(match.to_act) if not self.bots.plays(i)]
+                if not late:
+                    return
+                names = _and([self.room.seats[i].label for i in late])
+                forfeits = "forfeits" if len(late) == 1 else "forfeit"
+                reason = f"{names} let the time for a move run out and {forfeits} the match"
+                await self.shut(reason)
+                number, seats = self.state.number, len(self.room.seats)
+        except TableElsewhereError:
+            return  # let go meanwhile: the worker that runs it now times the move out
         self.over(None, f"{reason}.")
         await self._forfeited(number, forfeited(seats, late))
 

@@ -17,7 +17,14 @@ from pitkit.core.match import Match
 from pitkit.core.rules import RuleSet
 from pitkit.server.ops.settings import TableSettings
 
-__all__ = ["ENDED", "Setup", "TableState"]
+__all__ = ["ENDED", "Setup", "TableElsewhereError", "TableState"]
+
+
+class TableElsewhereError(RuntimeError):
+    """This worker does not run the table now: another holds it and did not hand it
+    over in time, or this one has just handed it over (or is stopping). Try again:
+    the proxy sends the retry to the worker that runs it."""
+
 
 #: Why a table takes no more moves, by status (a closed table's own reason,
 #: when it was given since the server started, is more precise).

@@ -54,7 +54,7 @@ from pitkit.server.live.rebuild import Rebuilt, rebuild
 from pitkit.server.live.reminders import Reminders
 from pitkit.server.live.room import Room
 from pitkit.server.live.seats import Seat
-from pitkit.server.live.state import Setup, TableState
+from pitkit.server.live.state import Setup, TableElsewhereError, TableState
 from pitkit.server.live.steps import Spelling, Steps
 from pitkit.server.live.thinking import Thinker
 from pitkit.server.live.wire import TableInfo
@@ -67,12 +67,6 @@ from pitkit.server.store.storage import Store, TableRecord
 __all__ = ["Conn", "Rebuilt", "Seat", "Standing", "Table", "TableElsewhereError", "rebuild"]
 
 log = logging.getLogger("pitkit.server")
-
-
-class TableElsewhereError(RuntimeError):
-    """This worker does not run the table now: another holds it and did not hand it
-    over in time, or this one has just handed it over (or is stopping). Try again:
-    the proxy sends the retry to the worker that runs it."""
 
 
 class Standing:
@@ -169,7 +163,7 @@ class Table(Standing):
         self.pacing = pacing = Pacing(setup, limits, state, room, pace, clock)
         self.bots = BotSeats(setup, thinker, state, room, pacing, self.act)
         self.reminders = Reminders(
-            setup, store, state, room, self.bots, self.lock, self._shut, notify
+            setup, store, state, room, self.bots, self.turn, self._shut, notify
         )
         self.host = Host(setup, limits, store, thinker, state, room, self.bots)
         self.chat = Chat(setup, list(record.chat), limits, store, room)
