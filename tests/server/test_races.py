@@ -201,3 +201,37 @@ def test_an_action_that_reaches_a_table_after_it_was_let_go_is_not_stored(
     number = table.match_no
     stored = server.call(table.store.run(lambda db: storage.stored_version(db, tid, number)))
     assert stored == version == table.version
+
+
+def test_a_move_whose_time_ran_out_as_the_table_was_let_go_forfeits_nothing_here(
+    server: ServerThread,
+) -> None:
+    """The move's time ran out just as the worker let the table go: the forfeit, waiting
+    for the table's lock, finds the table closed and makes nothing. The worker that runs
+    the table now times the move out itself, from its stored deadline."""
+    settings = {"own_pace": 3600, "on_timeout": "forfeit"}
+    created = server.create(game="ace-pit", seats=[None, None], settings=settings)
+    tid, tokens = created["table"]["id"], [s["token"] for s in created["seats"]]
+
+    async def seated() -> None:
+        clients = [TableClient(server.base, tid, token) for token in tokens]
+        for client, name in zip(clients, ("Ann", "Bo"), strict=True):
+            await client.connect(name=name)
+        for client in clients:
+            await client.recv_type("sync")
+            await client.close()
+
+    asyncio.run(seated())
+    table = server.app.state.manager.tables[tid]
+    assert table.status == "playing"
+    version = table.version
+
+    async def run_out_then_let_go() -> None:
+        table.reminders.ran_out(version)  # its forfeit waits for its turn at the lock
+        await table.close()  # as `Manager._unload` does, waiting for that forfeit
+
+    server.call(run_out_then_let_go())
+    record = server.call(table.store.run(lambda db: storage.read_table(db, tid)))
+    assert record is not None and record.match is not None
+    assert (record.status, record.match.over) == ("playing", False)
+    assert table.status == "playing"

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
-from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from pitkit.server.live import ratings
@@ -24,7 +23,7 @@ from pitkit.server.live.bots import BotSeats
 from pitkit.server.live.notices import Notice, NoticeKind, Notify
 from pitkit.server.live.pacing import Deadline
 from pitkit.server.live.room import Room
-from pitkit.server.live.state import Setup, TableElsewhereError, TableState
+from pitkit.server.live.state import Setup, TableElsewhereError, TableState, Turn
 from pitkit.server.store import deadlines, profiles
 from pitkit.server.store.storage import Store
 
@@ -43,7 +42,7 @@ class Reminders:
         state: TableState,
         room: Room,
         bots: BotSeats,
-        turn: Callable[[], AbstractAsyncContextManager[None]],
+        turn: Turn,
         shut: Callable[[str], Awaitable[None]],
         notify: Notify | None,
     ) -> None:

@@ -9,21 +9,28 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from pitkit.core.game import Game
 from pitkit.core.match import Match
 from pitkit.core.rules import RuleSet
 from pitkit.server.ops.settings import TableSettings
 
-__all__ = ["ENDED", "Setup", "TableElsewhereError", "TableState"]
+__all__ = ["ENDED", "Setup", "TableElsewhereError", "TableState", "Turn"]
 
 
 class TableElsewhereError(RuntimeError):
     """This worker does not run the table now: another holds it and did not hand it
     over in time, or this one has just handed it over (or is stopping). Try again:
     the proxy sends the retry to the worker that runs it."""
+
+
+Turn: TypeAlias = Callable[[], AbstractAsyncContextManager[None]]
+"""`Table.turn`: the table's lock, to change it; `TableElsewhereError` once it is let go.
+The table's parts that change it from a task of their own take it."""
 
 
 #: Why a table takes no more moves, by status (a closed table's own reason,

@@ -29,7 +29,7 @@ from pitkit.server.live.pacing import Pacing
 from pitkit.server.live.protocol import ProtocolError
 from pitkit.server.live.rebuild import Rebuilt, rebuild
 from pitkit.server.live.room import Room
-from pitkit.server.live.state import Setup, TableState
+from pitkit.server.live.state import Setup, TableElsewhereError, TableState, Turn
 from pitkit.server.ops.settings import Limits
 from pitkit.server.store import storage
 from pitkit.server.store.storage import Store
@@ -59,7 +59,7 @@ class Steps:
         setup: Setup,
         limits: Limits,
         store: Store,
-        lock: asyncio.Lock,
+        turn: Turn,
         state: TableState,
         room: Room,
         pacing: Pacing,
@@ -70,7 +70,7 @@ class Steps:
         self.game = setup.game
         self.limits = limits
         self.store = store
-        self.lock = lock
+        self.turn = turn
         self.state = state
         self.room = room
         self.pacing = pacing
@@ -247,10 +247,13 @@ class Steps:
         in line with it, even if nobody acts meanwhile (trying again while it fails)."""
         while self._verify and not self.state.closing:
             await asyncio.sleep(self.limits.store_seconds)
-            async with self.lock:
-                if self._verify and not self.state.closing:
-                    with contextlib.suppress(ProtocolError):
-                        await self._check_stored()
+            try:
+                async with self.turn():
+                    if self._verify:
+                        with contextlib.suppress(ProtocolError):
+                            await self._check_stored()
+            except TableElsewhereError:
+                return  # let go meanwhile: the worker that runs it now reads the database
         self.bots.schedule()
 
     async def _check_stored(self) -> None:

@@ -170,7 +170,7 @@ class Table(Standing):
         self.feed = Feed(setup, limits, state, room, pacing, self.chat)
         self.door = Door(setup, limits, store, state, room, pacing, self.feed)
         self.steps = Steps(
-            setup, limits, store, self.lock, state, room, pacing, self.bots, self.feed
+            setup, limits, store, self.turn, state, room, pacing, self.bots, self.feed
         )
         if record.match is not None:
             self.steps.adopt(rebuilt or rebuild(self.game, record))
