@@ -137,17 +137,26 @@ class PostgresServer:
         """The SQLAlchemy URL of `database` on this server."""
         return f"postgresql+psycopg://{_USER}@/{database}?host={self.dir}"
 
-    def new_database(self) -> str:
-        """A new, empty database's URL."""
+    def new_database(self, template: str | None = None) -> str:
+        """A new database's URL: empty, or a copy of the database `template` (one of
+        this server's, which nobody may be connected to)."""
         import psycopg
         from psycopg import sql
 
         name = f"t{os.getpid()}_{next(self._names)}"
+        create = sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name))
+        if template is not None:
+            create += sql.SQL(" TEMPLATE {}").format(sql.Identifier(template))
         with psycopg.connect(
             dbname="postgres", user=_USER, host=str(self.dir), autocommit=True
         ) as conn:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            conn.execute(create)
         return self.url(name)
+
+    @staticmethod
+    def name(url: str) -> str:
+        """The database's name in one of this server's URLs (`url`'s)."""
+        return url.split("@/", 1)[1].split("?", 1)[0]
 
     def __enter__(self) -> PostgresServer:
         self.start()
