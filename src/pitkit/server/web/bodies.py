@@ -32,6 +32,7 @@ __all__ = [
     "SeatName",
     "SeatNumber",
     "TableId",
+    "TournamentId",
     "Verdict",
     "as_sent",
     "bearer",
@@ -69,11 +70,15 @@ class Body(BaseModel):
 TableId = Annotated[str, InPath(max_length=64)]
 """A table's id in a URL (ids are 8 characters; longer is no table, not a 500)."""
 
+TournamentId = Annotated[str, InPath(max_length=64)]
+"""An event's id in a URL (longer than any is no event, not a 500)."""
+
 SeatNumber = Annotated[int, InPath(ge=0, le=15)]
 """A seat in a URL (0 is the first)."""
 
 Authorization = Annotated[str | None, Header(max_length=200)]
-"""The host's ``Bearer`` token."""
+"""The ``Bearer`` token of whoever asks: a table's host, an event's link, a profile's
+device."""
 
 
 # -- the lobby's and the host's bodies ---------------------------------------------------

@@ -19,15 +19,14 @@ import math
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Header, HTTPException, Request
-from fastapi import Path as InPath
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 from pydantic import Field
 
 from pitkit.server.tournaments.service import Running, Tournaments
-from pitkit.server.web.bodies import Body, bearer
+from pitkit.server.web.bodies import Authorization, Body, TournamentId, bearer
 from pitkit.server.web.limits import Buckets
 from pitkit.server.web.services import Wired
 from pitkit.tournaments import roster
@@ -37,9 +36,6 @@ __all__ = ["Guard", "RosterFile", "hall_routes"]
 
 Guard = Callable[[Running, str | None, Request], AbstractContextManager[None]]
 """A check of a link's token under the limit of wrong ones an address may try."""
-
-TournamentId = Annotated[str, InPath(max_length=64)]
-Authorization = Annotated[str | None, Header(max_length=200)]
 
 
 class RosterFile(Body):

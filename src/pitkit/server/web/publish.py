@@ -9,14 +9,13 @@ and kept (a few events' worth), so a link shared widely costs one build an entry
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi import Path as InPath
 from fastapi.responses import Response
 
 from pitkit.server.tournaments.publish import Published, publish_csv, publish_html
 from pitkit.server.tournaments.service import Running, Tournaments
+from pitkit.server.web.bodies import TournamentId
 from pitkit.server.web.guards import Site
 from pitkit.tournaments import roster
 
@@ -24,8 +23,6 @@ __all__ = ["KEPT", "publish_routes"]
 
 KEPT = 32
 """Published files kept, ready to send again (the most recently made)."""
-
-TournamentId = Annotated[str, InPath(max_length=64)]
 
 
 def publish_routes(tournaments: Tournaments, site: Site) -> APIRouter:

@@ -40,7 +40,7 @@ from pitkit.server.tournaments import codes
 from pitkit.server.tournaments.online import OnlineTables
 from pitkit.server.tournaments.service import NewLink, NotALinkError, Running, Slip, Tournaments
 from pitkit.server.tournaments.shown import Page
-from pitkit.server.web.bodies import Body, bearer
+from pitkit.server.web.bodies import Authorization, Body, TournamentId, bearer
 from pitkit.server.web.guards import Site
 from pitkit.server.web.hall import hall_routes
 from pitkit.server.web.limits import Buckets, FailedTries
@@ -81,8 +81,6 @@ PING_SECONDS = 10.0
 the big screen knows that what it shows is current)."""
 
 
-TournamentId = Annotated[str, InPath(max_length=64)]
-Authorization = Annotated[str | None, Header(max_length=200)]
 IdempotencyKey = Annotated[
     str | None,
     Header(
