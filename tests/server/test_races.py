@@ -7,8 +7,10 @@ nothing here, where its steps would be stored beside the new worker's."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -235,3 +237,53 @@ def test_a_move_whose_time_ran_out_as_the_table_was_let_go_forfeits_nothing_here
     assert record is not None and record.match is not None
     assert (record.status, record.match.over) == ("playing", False)
     assert table.status == "playing"
+
+
+class _SlowStore:
+    """A table's store whose writes wait until `go` is set (a database slow to commit);
+    `writing` is set once one has begun."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.writing = threading.Event()
+        self.go = threading.Event()
+
+    async def run(self, job: Any) -> Any:
+        self.writing.set()
+        while not self.go.is_set():
+            await asyncio.sleep(0.01)
+        return await self.store.run(job)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+
+def test_a_hello_under_way_as_the_table_is_let_go_is_sent_on_when_it_is_done(
+    server: ServerThread,
+) -> None:
+    """A hello was storing its seat's claim when the worker let the table go: it
+    finishes first, and its socket is then closed with the others (1012), never left
+    on the closed table, where nobody would tell it anything again."""
+    created = server.create(game="ace-pit", seats=[None, None])
+    tid, token = created["table"]["id"], created["seats"][0]["token"]
+    table = server.app.state.manager.tables[tid]
+    slow = table.door.store = _SlowStore(table.door.store)
+    closed: list[asyncio.Task[None]] = []
+
+    async def let_go() -> None:
+        closed.append(asyncio.create_task(table.close()))  # as `Manager._unload` does
+        await asyncio.sleep(0.05)  # it goes as far as it can without the claim
+
+    async def main() -> None:
+        ann = TableClient(server.base, tid, token)
+        await ann.connect(name="Ann")
+        await asyncio.to_thread(slow.writing.wait, patience(10))
+        server.call(let_go())
+        slow.go.set()
+        with pytest.raises(ConnectionClosed) as gone:
+            await ann.recv_type("never", timeout=10)
+        assert gone.value.rcvd is not None and gone.value.rcvd.code == 1012
+
+    asyncio.run(main())
+    server.call(asyncio.wait_for(asyncio.shield(closed[0]), patience(10)))
+    assert table.seats[0].name == "Ann"  # the claim stood, stored before the close ended

@@ -144,9 +144,7 @@ class Manager:
         """Stop the table, wait until what it wrote is stored, and let another worker have it."""
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
-        await table.close()
-        async with table.lock:  # an action under way finishes first
-            pass
+        await table.close()  # an action under way finishes first
         with contextlib.suppress(Exception):
             # The writer is first in, first out: once this no-op is done, so is every
             # step the table queued before it (a bot's, cancelled while it waited).

@@ -501,15 +501,20 @@ class Table(Standing):
         self.feed.table()
 
     async def close(self) -> None:
-        """Stop the bots and timers and close every socket (server shutdown)."""
+        """Let the table go (its worker hands it over, or stops): stop its bots and
+        timers, wait for the change under way, then close every socket."""
         self.state.closing = True
         self.pacing.stop()
         self.steps.cancel()
         self.room.stop()
         await self.bots.stop()
         await self.reminders.stop(self.limits.store_seconds)
-        for conn in self.room.conns():
-            conn.close(1012)
+        # A change under way finishes first, and none comes after (`turn`): a hello
+        # that was storing its seat's claim joins the room before the sockets close,
+        # not after, where nobody would ever tell it anything again.
+        async with self.lock:
+            for conn in self.room.conns():
+                conn.close(1012)
 
 
 def _check_seat(conn: Conn, seat: int, meant: int | None) -> None:
