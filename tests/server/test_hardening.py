@@ -197,7 +197,8 @@ def test_a_closed_table_takes_no_more_moves(make_server: Callable[..., ServerThr
 
 
 def test_waiting_tables_expire_and_free_the_cap(make_server: Callable[..., ServerThread]) -> None:
-    server = make_server(tables=2, waiting_seconds=0.5, idle_seconds=0.5)
+    # The three requests below come within a second (scaled) of each other.
+    server = make_server(tables=2, waiting_seconds=patience(1.0), idle_seconds=patience(1.0))
     first = server.create(game="ace-pit", seats=["open", "open"])["table"]["id"]
     server.create(game="ace-pit", seats=["open", "open"])
     full = server.http.post("/api/tables", json={"game": "ace-pit", "seats": ["open", "open"]})
@@ -216,7 +217,10 @@ def test_waiting_tables_expire_and_free_the_cap(make_server: Callable[..., Serve
 def test_a_watched_waiting_table_does_not_expire(
     make_server: Callable[..., ServerThread],
 ) -> None:
-    server = make_server(waiting_seconds=0.3)
+    # A second to spare (scaled) before the watcher comes and after it goes: 0.3 s was
+    # once too little on a machine busy only with the suite.
+    waiting = patience(1.0)
+    server = make_server(waiting_seconds=waiting)
     tid = server.create(game="ace-pit", seats=["open", "open"])["table"]["id"]
 
     async def main() -> None:
@@ -225,7 +229,7 @@ def test_a_watched_waiting_table_does_not_expire(
         await watcher.recv_type("welcome")
         # Longer than the table may wait unwatched, in which it must not expire (a
         # duration, not a deadline).
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(1.5 * waiting)
         await watcher.close()
 
     run(main())
