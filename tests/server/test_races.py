@@ -16,7 +16,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from pitkit.server.client import TableClient
-from pitkit.server.live.tables import TableElsewhereError
+from pitkit.server.live.tables import Table, TableElsewhereError
 from pitkit.server.store import storage
 from tests.server.conftest import FAST, ServerThread, run
 from tests.server.test_pacing import QUICK, play_until
@@ -177,10 +177,9 @@ def test_a_socket_that_found_its_table_before_it_was_let_go_is_sent_on(
     assert [seat.name for seat in table.seats] == [None, None]
 
 
-def test_an_action_that_reaches_a_table_after_it_was_let_go_is_not_stored(
-    server: ServerThread,
-) -> None:
-    created = server.create(game="ace-pit", seats=[None, None])
+def _ace_pit_under_way(server: ServerThread, settings: dict[str, Any] | None = None) -> Table:
+    """A table of Ace Pit where Ann and Bo sat down, and whose match began (they left)."""
+    created = server.create(game="ace-pit", seats=[None, None], settings=settings or {})
     tid, tokens = created["table"]["id"], [s["token"] for s in created["seats"]]
 
     async def seated() -> None:
@@ -192,7 +191,15 @@ def test_an_action_that_reaches_a_table_after_it_was_let_go_is_not_stored(
             await client.close()
 
     asyncio.run(seated())
-    table = server.app.state.manager.tables[tid]
+    table: Table = server.app.state.manager.tables[tid]
+    return table
+
+
+def test_an_action_that_reaches_a_table_after_it_was_let_go_is_not_stored(
+    server: ServerThread,
+) -> None:
+    table = _ace_pit_under_way(server)
+    tid = table.id
     match = table.match
     assert match is not None and table.status == "playing"
     seat = sorted(match.to_act)[0]
@@ -212,19 +219,8 @@ def test_a_move_whose_time_ran_out_as_the_table_was_let_go_forfeits_nothing_here
     for the table's lock, finds the table closed and makes nothing. The worker that runs
     the table now times the move out itself, from its stored deadline."""
     settings = {"own_pace": 3600, "on_timeout": "forfeit"}
-    created = server.create(game="ace-pit", seats=[None, None], settings=settings)
-    tid, tokens = created["table"]["id"], [s["token"] for s in created["seats"]]
-
-    async def seated() -> None:
-        clients = [TableClient(server.base, tid, token) for token in tokens]
-        for client, name in zip(clients, ("Ann", "Bo"), strict=True):
-            await client.connect(name=name)
-        for client in clients:
-            await client.recv_type("sync")
-            await client.close()
-
-    asyncio.run(seated())
-    table = server.app.state.manager.tables[tid]
+    table = _ace_pit_under_way(server, settings)
+    tid = table.id
     assert table.status == "playing"
     version = table.version
 
