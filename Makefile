@@ -3,6 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
+# Python keeps each module it compiles (__pycache__, ignored by git). A machine that
+# sets PYTHONDONTWRITEBYTECODE (this CI's does) would compile FastAPI, SQLAlchemy,
+# pydantic and pitkit anew in every one of the suite's processes, and pytest would
+# rewrite every test module's asserts anew in each worker: a test worker's collection
+# took 17.5 s instead of 4.3 s, a server's imports 3.8 s instead of 2.1 s.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: run test check lint test-compiled clean
 
 # The venv's packages are installed by uv (pinned here), which fetches and unpacks them in
