@@ -70,15 +70,19 @@ ifneq ($(MISSING),)
 	$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(MISSING)
 endif
 
+# Each test runs once, on the build its subject ships in (docs/testing.md, "The two
+# stages"). The first stage is the source's: the server and the pages (the server is not
+# compiled) and the tests that read the source tree. The second, `test-compiled`, is
+# the library's (the engines and the layers above them) on the wheel `pip install`
+# builds, with its engines compiled: the same source, checked more strictly (a compiled
+# module checks its types as it runs).
 # The first stage needs lint, Debian's packages and the compiled wheel ready: made side
 # by side (-j2), as the installs and lint, and the wheel's compiling, each keep one core
 # busy for a minute or two.
-# Ray's tests (the `ray` mark) run in the compiled stage alone: Ray's start and its
-# processes take a core for half a minute, and the engines its workers run are the
-# same source either way (docs/testing.md).
+SOURCE_TESTS := tests/server tests/browser tests/test_layers.py tests/test_build.py
 test:
 	$(MAKE) -j2 lint debian $(COMPILED)/.built
-	PITKIT_REQUIRE_POSTGRES=1 $(BIN)/pytest -n 2 -m "not ray"
+	PITKIT_REQUIRE_POSTGRES=1 $(BIN)/pytest -n 2 $(SOURCE_TESTS)
 	$(MAKE) test-compiled
 
 # A quick look before a commit (docs/testing.md): lint, types and the tests with no
@@ -88,12 +92,9 @@ check: lint
 	$(BIN)/pytest -n 2 $(QUICK_TESTS)
 
 # The build `pip install .` makes, with the games' engines compiled by mypyc
-# (hatch_build.py, docs/performance.md), in a venv of its own. It runs the tests whose
-# subject runs on the compiled modules: the engines, and the library layers above them
-# (docs/testing.md, "The compiled stage"). Not the server's or the browser's (the server
-# is not compiled, and drives the engines through the interface the others test), nor
-# those that read the source tree (test_layers, test_build). tests/test_build.py checks
-# that every test folder is in one list or the other.
+# (hatch_build.py, docs/performance.md), in a venv of its own, and the library's tests
+# on it: the engines, and the layers above them (docs/testing.md, "The two stages").
+# tests/test_build.py checks that every test folder is in this list or SOURCE_TESTS.
 # Its dependencies are the development venv's, named by a path in a .pth file rather
 # than installed twice (a minute). Only a path: the development venv's own .pth files,
 # the editable pitkit's among them, are not read, so `pitkit` there is the wheel.

@@ -104,14 +104,15 @@ def test_the_compiled_modules_type_check_with_no_extras_installed(tmp_path: Path
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
-# What `make test-compiled` leaves out, and why (docs/testing.md, "The compiled stage").
-NOT_COMPILED = {
+# Why each of the first stage's tests runs on the source rather than on the compiled
+# build (docs/testing.md, "The two stages"); tests/extra is in neither stage.
+ON_THE_SOURCE = {
     "tests/browser": "the pages and the server, which is not compiled",
     "tests/server": "the server, which is not compiled",
     "tests/test_layers.py": "reads the source tree",
     "tests/test_build.py": "builds wheels of its own",
-    "tests/extra": "a game for the other tests, no tests of its own",
 }
+HELPERS = {"tests/extra"}  # a game for the other tests, no tests of its own
 
 
 def _make_list(name: str) -> set[str]:
@@ -121,15 +122,18 @@ def _make_list(name: str) -> set[str]:
     return set(line.split(":=", 1)[1].split())
 
 
-def test_every_test_folder_is_in_the_compiled_stage_or_said_not_to_be() -> None:
-    """A new folder of tests must be placed: run on the compiled build, or not, and why."""
+def test_every_test_folder_runs_in_one_stage() -> None:
+    """A new folder of tests must be placed: on the compiled build, or on the source and
+    why; none in both, none in neither."""
     compiled = _make_list("COMPILED_TESTS")
+    source = _make_list("SOURCE_TESTS")
     tests = ROOT / "tests"
     found = {
         f"tests/{p.name}" for p in tests.iterdir() if p.is_dir() and (p / "__init__.py").exists()
     }
     found |= {f"tests/{p.name}" for p in tests.glob("test_*.py")}
-    assert compiled.isdisjoint(NOT_COMPILED)
-    assert found == compiled | set(NOT_COMPILED), found ^ (compiled | set(NOT_COMPILED))
+    assert source == set(ON_THE_SOURCE)
+    assert compiled.isdisjoint(source)
+    assert found - HELPERS == compiled | source, found ^ (compiled | source | HELPERS)
     quick = _make_list("QUICK_TESTS")
     assert quick <= found  # `make check` names only what exists
