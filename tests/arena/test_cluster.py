@@ -16,6 +16,7 @@ from pitkit.arena.cluster import MISSING_RAY
 from pitkit.arena.pool import Backend, make_backend
 from pitkit.arena.tournament import MatchResult, run, schedule
 from pitkit.cli import app
+from tests.arena.conftest import ray_lock
 
 PITTY_PAT = games.get("pitty-pat")
 RAY_FILE = "/tmp/ray/ray_current_cluster"
@@ -39,16 +40,19 @@ def test_no_cluster_at_the_address_is_a_clear_error() -> None:
     pytest.importorskip("ray")
     import ray
 
-    # `auto` finds a cluster that `ray start` left on this machine (its address file).
+    # `auto` finds a cluster that `ray start` left on this machine (its address file),
+    # or any Ray running here: another test worker's is waited for (the lock), and
+    # anyone else's makes the test skip.
     if ray.is_initialized() or os.environ.get("RAY_ADDRESS") or Path(RAY_FILE).exists():
         pytest.skip("Ray is running here")
-    try:
-        backend = make_backend("ray", address="auto")
-    except ValueError as exc:
-        assert "no Ray cluster at auto" in str(exc)
-    else:  # another test (another xdist worker) started Ray after the check above
-        backend.close()
-        pytest.skip("a Ray cluster came up on this machine meanwhile")
+    with ray_lock(alone=True):
+        try:
+            backend = make_backend("ray", address="auto")
+        except ValueError as exc:
+            assert "no Ray cluster at auto" in str(exc)
+        else:  # a Ray that is not a test's came up on this machine meanwhile
+            backend.close()
+            pytest.skip("a Ray cluster came up on this machine meanwhile")
 
 
 @pytest.fixture(scope="module")
