@@ -105,8 +105,9 @@ class _Owner:
 
 def test_search_bots_think_in_another_process_and_come_back_moved_on() -> None:
     async def main() -> None:
-        # The first move starts the worker process (spawned: a fresh interpreter), which
-        # a busy machine takes its time over: the bot's time is scaled like any wait.
+        # The first move starts the worker process (and the fork server it comes from: a
+        # fresh interpreter), which a busy machine takes its time over: the bot's time
+        # is scaled like any wait.
         thinker = Thinker(Limits(bot_processes=1, bot_seconds=patience(10.0)))
         try:
             game = games.get("ace-pit")
@@ -474,16 +475,22 @@ def test_one_address_hammering_a_url_is_slowed(make_server: Callable[..., Server
     assert server.http.get("/healthz").status_code == 200
 
 
-def _children(pid: int) -> set[int]:
-    """The processes whose parent is `pid` (Linux /proc)."""
-    out = set()
+def _descendants(pid: int) -> dict[int, int]:
+    """The processes started by `pid`, and by those, and so on (Linux /proc), each with
+    its parent's: the server's fork server (and resource tracker), and the workers
+    forked from the fork server."""
+    parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             with contextlib.suppress(OSError, IndexError, ValueError):
                 stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                if int(stat[1]) == pid:
-                    out.add(int(entry.name))
-    return out
+                parents[int(entry.name)] = int(stat[1])
+    found: dict[int, int] = {}
+    more = {pid}
+    while more:
+        more = {child for child, parent in parents.items() if parent in more} - set(found)
+        found |= {child: parents[child] for child in more}
+    return found
 
 
 def test_sigterm_stops_a_server_whose_bots_are_searching(tmp_path: Path) -> None:
@@ -492,15 +499,20 @@ def test_sigterm_stops_a_server_whose_bots_are_searching(tmp_path: Path) -> None
     server = Process(tmp_path, free_port(), database_url(str(tmp_path), None))
     try:
         tid = server.create(game="pits", seats=["search:3s"] * 5, settings={"bot_delay": 0})
-        workers = wait_until(
-            lambda: _children(server.proc.pid), 20, "the bot process to start", every=0.1
-        )
+
+        def started() -> dict[int, int]:
+            """The server's processes, once a bot process is among them (one forked
+            from its fork server, not started by the server itself); else none."""
+            found = _descendants(server.proc.pid)
+            return found if any(p != server.proc.pid for p in found.values()) else {}
+
+        workers = wait_until(started, 20, "the bot process to start", every=0.1)
         assert server.table(tid["table"]["id"])["status"] == "playing"
         server.proc.terminate()
         # uvicorn shuts down, then re-raises the signal so that the exit status tells it.
         assert server.proc.wait(patience(20)) in (0, -signal.SIGTERM)
         wait_until(
-            lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers),
+            lambda: not any(Path(f"/proc/{worker}").exists() for worker in workers),
             10,
             "the bot processes to end with the server",
             every=0.1,

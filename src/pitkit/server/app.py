@@ -77,7 +77,5 @@ def create_app(
     services = Services(
         limits, site, metrics, store, manager, tournaments, online, profiles, push=notices
     )
-    app = web_app(services, lifespan)
-    app.include_router(push_routes.router)  # notices and the installable app
-    app.include_router(players.router)  # ratings, players' pages, leaderboards
-    return app
+    # Notices and the installable app; ratings, players' pages and leaderboards.
+    return web_app(services, lifespan, more=(push_routes.router, players.router))

@@ -21,7 +21,6 @@ import concurrent.futures
 import contextlib
 import gzip
 import json
-import multiprocessing
 import os
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -33,6 +32,7 @@ from pitkit.core.events import Event
 from pitkit.core.game import Game
 from pitkit.core.narrate import Narrator
 from pitkit.server.live.messages import named
+from pitkit.server.live.workers import worker_context
 from pitkit.server.store.storage import json_text
 
 __all__ = [
@@ -215,9 +215,8 @@ class Replays:
         if it dies)."""
         workers = self._workers
         if workers is None:
-            # spawn, not fork: the server has threads a forked child would inherit.
             workers = self._workers = concurrent.futures.ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+                1, mp_context=worker_context(), initializer=_lower_priority
             )
         try:
             return await asyncio.wrap_future(workers.submit(build, played))

@@ -23,7 +23,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
-import multiprocessing
 import os
 import weakref
 from collections import deque
@@ -37,6 +36,7 @@ from pitkit.core.actions import Action
 from pitkit.core.game import Bot, Game, is_slow
 from pitkit.core.state import State
 from pitkit.server.live.budget import BotBudget, BotPace
+from pitkit.server.live.workers import worker_context
 from pitkit.server.ops.settings import Limits
 
 __all__ = ["Thinker"]
@@ -146,11 +146,9 @@ class Thinker:
 
     def _start(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._pool is None:
-            # spawn, not fork: the server has threads (the database writer) that a
-            # forked child would inherit in whatever state they were.
             self._pool = concurrent.futures.ProcessPoolExecutor(
                 self.limits.bot_processes,
-                mp_context=multiprocessing.get_context("spawn"),
+                mp_context=worker_context(),
                 initializer=_lower_priority,
             )
         return self._pool

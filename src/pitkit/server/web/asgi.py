@@ -10,12 +10,12 @@ the layers it serves from. The HTTP API is described by the OpenAPI spec at
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TypeAlias
 
 import uvicorn
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from pitkit.server.live.tables import TableElsewhereError
@@ -43,8 +43,9 @@ Lifespan: TypeAlias = Callable[[App], AbstractAsyncContextManager[None]]
 """What runs around serving: start the layers below, then close them."""
 
 
-def web_app(services: Services, lifespan: Lifespan) -> App:
-    """The app serving from `services`; `lifespan` starts and stops them."""
+def web_app(services: Services, lifespan: Lifespan, more: Sequence[APIRouter] = ()) -> App:
+    """The app serving from `services`; `lifespan` starts and stops them; `more`: routers
+    of the layers above (players' pages, notices) served beside the app's own."""
     app = FastAPI(
         title="pitkit server",
         summary="Tables for the Pit family of card games; play over WebSocket.",
@@ -59,22 +60,26 @@ def web_app(services: Services, lifespan: Lifespan) -> App:
     app.state.site = services.site  # server_config reads it
     app.state.manager = services.manager
     limits, site = services.limits, services.site
+    routers = [
+        games.router,
+        tables.router,
+        matches.router,
+        pages.router,
+        tournament_routes(services.tournaments, services.online, site, limits.events_per_address),
+        publish_routes(services.tournaments, site),
+        profile_routes(limits),
+        play.router,
+        *more,
+    ]
+    reads_token = TokenRoutes(route for router in routers for route in router.routes)
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
     app.add_middleware(SameOriginSockets, site=site)
-    app.add_middleware(RequestRate, limits=limits, site=site, reads_token=TokenRoutes(app.openapi))
+    app.add_middleware(RequestRate, limits=limits, site=site, reads_token=reads_token)
     app.add_middleware(SecurityHeaders, site=site)  # the outermost: on a 413 too
-    for module in (games, tables, matches, pages):
-        app.include_router(module.router)
     app.add_exception_handler(TableElsewhereError, tables.table_moving)
-    app.include_router(
-        tournament_routes(
-            services.tournaments, services.online, site, services.limits.events_per_address
-        )
-    )
-    app.include_router(publish_routes(services.tournaments, site))
-    app.include_router(profile_routes(limits))
+    for router in routers:
+        app.include_router(router)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
-    app.include_router(play.router)
     return app
 
 
