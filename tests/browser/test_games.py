@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ServerThread
 from tests.browser.helpers import (
     assert_accessible,
     page_scores,
+    page_state,
     play_until_over,
     screenshot,
     wait_state,
@@ -91,7 +93,10 @@ def test_pits(page: Page, server: ServerThread) -> None:
         if seen_exchange or not p.locator("#hand .card.playable").count():
             return
         # Pick a card: the page reads the selection with the judge ...
-        p.locator("#hand .card.playable").first.click()
+        try:
+            p.locator("#hand .card.playable").first.click()
+        except PlaywrightError as exc:  # once, unexplained (docs/testing.md): say what was
+            raise AssertionError(f"no card to pick: {exc.message}\n{page_state(p)}") from None
         expect(p.locator(".selection-info p")).to_contain_text(re.compile(r"\w"))
         if not shots and turn >= 3 and p.locator(".meld").count():
             screenshot(p, "pits")  # a meld to beat, and the page's reading of a pick

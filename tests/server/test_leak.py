@@ -24,6 +24,8 @@ import time
 from collections.abc import Set as AbstractSet
 from typing import Any
 
+import orjson
+
 from pitkit import games
 from pitkit.core.events import Event
 from pitkit.core.match import Match
@@ -39,6 +41,12 @@ FORBIDDEN_KEYS = {"seed", "secret", "private"}
 
 def _cards(data: Any) -> set[str]:
     return set(CARD.findall(json.dumps(data)))
+
+
+def _as_sent(value: Any) -> Any:
+    """`value` as a client reads it back from JSON (keys as strings, tuples as lists),
+    written with orjson as the server writes its messages."""
+    return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
 
 
 def _unworded(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -109,18 +117,18 @@ class Truth:
                 self.hidden[version][seat] = hidden
                 self.disclosed[version][seat] = seen[seat] | record
                 if (seat, version) in views:
-                    self.views[(seat, version)] = json.loads(json.dumps(match.view(seat)))
+                    self.views[(seat, version)] = _as_sent(match.view(seat))
                 elif (seat, version) in parts:
                     view = match.current_hand.view(seat)  # the match's view less its record
                     del view["history"]
-                    self.views[(seat, version)] = json.loads(json.dumps(view))
+                    self.views[(seat, version)] = _as_sent(view)
         assert match is not None
         self.log = match.log
 
     def events(self, seat: int | None, since: int, version: int) -> list[dict[str, Any]]:
         start = self.starts[since + 1]
         end = self.starts[version + 1] if version + 1 < len(self.starts) else len(self.log)
-        return [json.loads(json.dumps(e.seen_by(seat))) for e in self.log[start:end]]
+        return [_as_sent(e.seen_by(seat)) for e in self.log[start:end]]
 
 
 async def _play_table(server: ServerThread, name: str, bot_seats: int) -> list[TableClient]:
