@@ -148,12 +148,15 @@ _STATE = """(() => ({
     .map((b) => `${b.textContent} ${b.className}${b.disabled ? ' disabled' : ''}`),
   dialog: document.querySelector('#dialog[open]')?.dataset.kind ?? null,
   toasts: [...document.querySelectorAll('.toast')].map((t) => t.textContent),
+  banner: document.querySelector('#banner')?.textContent ?? null,
+  subtitle: document.querySelector('#subtitle')?.textContent ?? null,
 }))()"""
 
 
 def page_state(page: Page) -> str:
     """What a table's page shows now, for a failure's message: the body's data (state,
-    seat, version), the hand's cards and their classes, the actions, the open window."""
+    seat, version), the hand's cards and their classes, the actions, the open window,
+    the toasts, the banner (a lost connection says so there) and the subtitle."""
     try:
         return json.dumps(page.evaluate(_STATE), indent=1)
     except PlaywrightError as exc:
@@ -211,7 +214,7 @@ def play_until_over(
     clicks = 0
     turns = 0
     while not page.locator("body[data-state=over]").count():
-        assert time.monotonic() < deadline, "the match did not end in time"
+        assert time.monotonic() < deadline, f"the match did not end in time: {page_state(page)}"
         if close_summary(page) or not my_turn(page):
             page.wait_for_timeout(30)  # a look again soon, within the deadline
             continue

@@ -20,6 +20,7 @@ from tests.browser.helpers import (
     close_summary,
     my_turn,
     new_context,
+    page_state,
     screenshot,
     wait_state,
 )
@@ -115,7 +116,9 @@ def play_match(people: list[Friend], timeout: float = 150) -> None:
     """Everyone plays by clicking their simplest legal move until the match is over."""
     deadline = time.monotonic() + patience(timeout)
     while not all(f.page.locator("body[data-state=over]").count() for f in people):
-        assert time.monotonic() < deadline, "the match did not end in time"
+        assert time.monotonic() < deadline, "the match did not end in time:\n" + "\n".join(
+            f"{f.name}: {page_state(f.page)}" for f in people
+        )
         for friend in people:
             if close_summary(friend.page):
                 continue
