@@ -5,8 +5,9 @@ from a fork server (`pitkit.server.live.workers`). The anchor, in the same run, 
 ``spawn``: a new interpreter for each worker, as the server started them before.
 Each round starts a pool of one worker, asks it for its process id, and shuts it
 down; the first round of the fork server includes the fork server's own start.
-Reports the wall time of each round and the CPU its worker took (read from /proc
-while it lives: a forked worker is not this process's child to be waited for).
+Reports the wall time of each round and the CPU its worker took before answering,
+as the worker reads it (`time.process_time`: a forked worker's count starts at its
+fork, a spawned one's with its interpreter).
 
     python benchmarks/worker_start.py [--rounds 4]
 """
@@ -16,22 +17,9 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import multiprocessing
-import os
 import time
-from pathlib import Path
 
 from pitkit.server.live.workers import worker_context
-
-
-def _cpu_of(pid: int) -> float:
-    """A live process's CPU seconds (user and system), from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _worker_cpu() -> float:
-    """In the worker: its own CPU so far (start-up included)."""
-    return _cpu_of(os.getpid())
 
 
 def rounds(method: str, count: int) -> list[tuple[float, float]]:
@@ -44,7 +32,7 @@ def rounds(method: str, count: int) -> list[tuple[float, float]]:
             context = multiprocessing.get_context(method)
         started = time.perf_counter()
         with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
-            cpu = pool.submit(_worker_cpu).result()
+            cpu = pool.submit(time.process_time).result()
             out.append((time.perf_counter() - started, cpu))
     return out
 

@@ -91,7 +91,7 @@ class TokenRoutes:
     says). Such a route refuses a token that is not one of the server's (401 or 403);
     the others ignore any token, so only an answer of theirs proves one. Read from the
     routes themselves: the OpenAPI spec says the same, but writing it out costs a
-    third of a second of CPU (docs/testing.md, "The tests' servers")."""
+    third of a second of CPU (docs/testing.md, "A server's first request")."""
 
     def __init__(self, routes: Iterable[BaseRoute]) -> None:
         self.routes = [
