@@ -95,6 +95,16 @@ def test_text_round_trips(card: Card) -> None:
     assert card.bit == 1 << int(card)
 
 
+def test_cards_as_players_write_them() -> None:
+    assert [parse_card(t).written for t in ("AD", "TH", "2C", "QS")] == ["A♦", "10♥", "2♣", "Q♠"]
+    assert (Card.BJ.written, Card.RJ.written) == ("black Joker", "red Joker")
+
+
+@given(st.sampled_from(standard_deck()))
+def test_the_written_card_reads_back(card: Card) -> None:
+    assert parse_card(card.written) is card
+
+
 def test_decks() -> None:
     deck = standard_deck()
     assert len(deck) == len(set(deck)) == 52

@@ -153,6 +153,11 @@ class Card(int):
         """This card as a one-bit mask, for sets of cards held as ints."""
         return 1 << self
 
+    @property
+    def written(self) -> str:
+        """The card as players write it: ``A♦``, ``10♥``, ``red Joker``."""
+        return _WRITTEN[self]
+
     def __str__(self) -> str:
         return _TEXT[self]
 
@@ -174,6 +179,10 @@ _RANK_OF: tuple[Rank, ...] = tuple(Rank(i % 13 + 2) for i in range(52))
 _SUIT_OF: tuple[Suit, ...] = tuple(Suit(i // 13) for i in range(52))
 _TEXT: tuple[str, ...] = tuple(
     [Rank(i % 13 + 2).letter + Suit(i // 13).letter for i in range(52)] + ["BJ", "RJ"]
+)
+_WRITTEN: tuple[str, ...] = tuple(
+    [("10" if i % 13 == 8 else Rank(i % 13 + 2).letter) + Suit(i // 13).symbol for i in range(52)]
+    + ["black Joker", "red Joker"]
 )
 Card.BJ = _ALL[_BLACK_JOKER_INDEX]
 Card.RJ = _ALL[_RED_JOKER_INDEX]

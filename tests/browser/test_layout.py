@@ -317,6 +317,52 @@ def test_the_table_fits(
     assert not found, found
 
 
+# A made-up moment of Pits, drawn by the page while the table waits for this seat: the
+# longest meld a hand could hold (a run of twelve, 3 to 2), laid by the seat across the
+# table. Its row of cards must not grow up under the seats' plates (a deal once laid a
+# meld that wrapped to two rows there).
+LONGEST_MELD = """() => {
+  const S = window.pitkit.state;
+  const cards = ['3S', '4H', '5D', '6C', '7S', '8H', '9D', 'TC', 'JS', 'QH', 'KD', 'AC'];
+  const seat = (S.seat + 2) % S.table.players;
+  S.view = {...S.view, table: {seat, cards, meld: 'a run of 12 to A'}};
+  window.pitkit.draw();
+  return cards.length;
+}"""
+
+
+MELD_TOPS = (
+    "[...document.querySelectorAll('.meld .card')].map((c) => c.getBoundingClientRect().top)"
+)
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_the_longest_meld_stays_between_the_seats(
+    browser: Browser, server: ServerThread, opponents: dict[str, str], screen: str
+) -> None:
+    """Pits at every size, with a run of twelve on the table: it stays on one line, and
+    nothing overlaps (the seats' plates, the middle, your play)."""
+    _, invite = server.create("pits", [None, *[opponents["pits"]] * 4], {}, 0.05)
+    found: dict[str, list[str]] = {}
+    with screen_page(browser, screen) as page:
+        page.goto(invite)
+        wait_state(page, "playing")
+        in_play(page, "pits")
+        for size in SCREENS[screen]:
+            resize(page, size)
+            cards = page.evaluate(LONGEST_MELD)
+            expect(page.locator(".meld .card")).to_have_count(cards)
+            back_to_the_top(page)
+            tops = page.evaluate(MELD_TOPS)
+            if len(set(tops)) != 1:
+                found[size] = [f"the meld takes {len(set(tops))} lines"]
+            if problems := misfits(page.evaluate(MEASURE, MIDDLE), SIZES[size][2]):
+                found[size] = found.get(size, []) + problems
+            if os.environ.get("PITKIT_SCREENSHOTS"):
+                screenshot(page, f"layout-pits-longest-meld-{size}", full_page=False)
+    assert not found, found
+
+
 def deal_as_the_dealer(page: Page, server: ServerThread, players: int) -> None:
     """Sit this page at a new Pit table as its dealer, in the sorting period: every seat
     open and the table started (a bot plays each until it is taken); the seat the

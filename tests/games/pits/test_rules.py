@@ -145,7 +145,7 @@ def test_a_wild_card_makes_the_strongest_meld() -> None:
     # Seed: "if you play Joker, 8, 9 as a run of three, then the Joker must be a 10
     # and if the 8 and 9 are the same suit then the Joker is also 'in suit'."
     run = read_meld("BJ 8H 9H")
-    assert (run.top, run.wild_positions, run.suited) == ("T", (10,), True)
+    assert (run.top, run.wild_positions, run.suited) == ("10", (10,), True)
     assert not read_meld("BJ 8H 9S").suited
     assert read_meld("QS KS RJ").top == "A"  # no room above: the Joker is the J
 
@@ -499,3 +499,13 @@ def test_judge_explains_in_one_line() -> None:
     assert "not" in pits.judge(["8 8 2 2 T T", "--finnish"])
     with pytest.raises(ValueError, match="usage"):
         pits.judge([])
+
+
+def test_the_judge_writes_cards_as_players_do() -> None:
+    """The table's page shows the judge's answer under a pick: suits as symbols, a ten
+    as 10, the Jokers by colour; bare ranks stay as typed."""
+    assert pits.judge(["AD", "KD KH"]) == "No: A♦ cannot be played as a set, the kind on the table."
+    verdict = pits.judge(["TD RJ", "9D 9H"])
+    assert verdict.startswith("Yes: 10♦ red Joker is a set of 2 tens (1 wild: 10); 9♦ 9♥ is")
+    assert verdict.endswith("(10 on top).")
+    assert pits.judge(["8 9 T J Q"]) == "8 9 T J Q can be read as: a run of 5 to Q."

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pitkit.cards import CardError, parse_card
 from pitkit.games.pits.melds import Meld, rank_text, read_as, read_meld, readings
 from pitkit.games.pits.rules import Rules
 
@@ -48,14 +49,27 @@ def verdict(challenger: str, on_table: str, rules: Rules) -> str:
     size = table.set_size if table.kind == "run_of_sets" else None
     meld = read_as(challenger, table.kind, rules, set_size=size)
     if meld is None:
-        return f"No: {challenger} cannot be played as {_kind_phrase(table)}, the kind on the table."
+        kind = _kind_phrase(table)
+        return f"No: {_written(challenger)} cannot be played as {kind}, the kind on the table."
     if meld.shape != table.shape:
         return f"No: {meld.describe()} is not the same size as {table.describe()}."
     reason = _reason(meld, table, rules)
     answer = "Yes" if meld.beats(table, rules) else "No"
     return (
-        f"{answer}: {challenger} is {meld.describe()}; {on_table} is {table.describe()}; {reason}."
+        f"{answer}: {_written(challenger)} is {meld.describe()}; "
+        f"{_written(on_table)} is {table.describe()}; {reason}."
     )
+
+
+def _written(cards: str) -> str:
+    """Cards as players write them (``A♦ 10♥``); a bare rank stays as it was typed."""
+    words = []
+    for token in cards.replace(",", " ").split():
+        try:
+            words.append(parse_card(token).written)
+        except CardError:
+            words.append(token)
+    return " ".join(words)
 
 
 def _kind_phrase(meld: Meld) -> str:

@@ -45,7 +45,10 @@ Kind = Literal["single", "set", "run", "run_of_sets"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 
 THREE, ACE, TWO, BLACK_JOKER, RED_JOKER = 3, 14, 15, 16, 17
-_RANK_TEXT = {r: "3456789TJQKA"[r - 3] for r in range(THREE, ACE + 1)}
+_RANK_TEXT = {
+    r: ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"][r - 3]
+    for r in range(THREE, ACE + 1)
+}
 _RANK_TEXT |= {TWO: "2", BLACK_JOKER: "BJ", RED_JOKER: "RJ"}
 _RANK_NAMES = {
     3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens", 8: "eights", 9: "nines",
@@ -69,7 +72,8 @@ def pits_rank(card: Card) -> int:
 
 
 def rank_text(rank: int) -> str:
-    """A Pits rank as text: ``"3"`` ... ``"T"``, ``"A"``, ``"2"``, ``"BJ"``, ``"RJ"``."""
+    """A Pits rank as players write it: ``"3"`` ... ``"10"``, ``"A"``, ``"2"``, ``"BJ"``,
+    ``"RJ"``."""
     return _RANK_TEXT[rank]
 
 
@@ -139,7 +143,7 @@ class Meld(NamedTuple):
         return self.shape == other.shape and self.strength(rules) > other.strength(rules)
 
     def describe(self) -> str:
-        """The reading in words, e.g. ``"a run of 6 to the ace (1 wild: T)"``."""
+        """The reading in words, e.g. ``"a run of 6 to A (1 wild: 10)"``."""
         if self.kind == "single":
             text = f"a single {self.top}"
         elif self.kind == "set":

@@ -43,7 +43,7 @@ class PitsMeld(TypedDict):
     reading: str
     """How it was declared: single, set, run, pairs, triples, quads or run-of-N."""
     meld: str
-    """The meld in words, e.g. ``a run of 6 to the ace (1 wild: T)``."""
+    """The meld in words, e.g. ``a run of 6 to A (1 wild: 10)``."""
     seat: int
     """Who laid it."""
 

@@ -91,7 +91,7 @@ async function start() {
   const replay = replayAsked();
   if (replay) {
     // A finished match replayed: no seat, no socket, nothing to play.
-    /** @type {any} */ (window).pitkit = {state: S};
+    /** @type {any} */ (window).pitkit = {state: S, draw};
     await startReplay(replay);
     return;
   }
@@ -108,8 +108,8 @@ async function start() {
   const socket = new TableSocket(S.tableId, {hello, message: onMessage, state: onState, watching});
   link.socket = socket;
   setInterval(watchdog, 1000);
-  // For tests and the curious: the state, and a way to drop the connection.
-  /** @type {any} */ (window).pitkit = {state: S, socket};
+  // For tests and the curious: the state, a redraw of it, and a way to drop the connection.
+  /** @type {any} */ (window).pitkit = {state: S, draw, socket};
   socket.start();
 }
 

@@ -794,7 +794,7 @@ export interface PitsMeld {
   cards: Card[];
   /** How it was declared: single, set, run, pairs, triples, quads or run-of-N. */
   reading: string;
-  /** The meld in words, e.g. `a run of 6 to the ace (1 wild: T)`. */
+  /** The meld in words, e.g. `a run of 6 to A (1 wild: 10)`. */
   meld: string;
   /** Who laid it. */
   seat: number;
