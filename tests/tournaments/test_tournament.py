@@ -164,7 +164,9 @@ def test_corrections_and_voids_replay_the_log(replays: list[int]) -> None:
     assert replays == [4, 5]  # the log with the correction, then with the void
     assert "no entry #9" in _refused(held, MANAGER, "void", corrects=9)
     assert "no entry #4" in _refused(held, MANAGER, "number", corrects=fixed.seq, n=1)
-    assert "add entry cannot be corrected" in _refused(held, MANAGER, "add", corrects=1, name="B")
+    assert "an add entry cannot be corrected" in _refused(
+        held, MANAGER, "add", corrects=1, name="B"
+    )
     assert "corrected by another number" in _refused(held, MANAGER, "add", corrects=3, name="B")
     judge = Actor("judge", "Jo")
     assert "only the manager" in _refused(held, judge, "void", corrects=3, error=ForbiddenError)

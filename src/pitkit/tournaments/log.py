@@ -23,7 +23,7 @@ import hashlib
 import json
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -51,6 +51,7 @@ __all__ = [
     "check_printable",
     "control_character",
     "entry_name",
+    "log_line",
     "replay",
     "said_by_its_table",
 ]
@@ -184,6 +185,11 @@ class Entry:
             "data": dict(self.data),
             "corrects": self.corrects,
         }
+
+
+def log_line(entry: Entry, corrected_by: Iterable[Entry]) -> dict[str, Any]:
+    """An entry as the log shows it: its JSON, and the entries that corrected it."""
+    return {**entry.to_json(), "corrected_by": [e.seq for e in corrected_by]}
 
 
 @dataclass(frozen=True, slots=True)

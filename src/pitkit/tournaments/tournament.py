@@ -31,6 +31,7 @@ from pitkit.tournaments.log import (
     RefusedError,
     Sent,
     check_printable,
+    log_line,
     replay,
 )
 
@@ -194,7 +195,9 @@ class Tournament:
         if target is None or target.corrects is not None:
             raise RefusedError(f"there is no entry #{corrects} to correct")
         if target.type not in self.kind.correctable:
-            raise RefusedError(f"a {target.type.replace('_', ' ')} entry cannot be corrected")
+            what = target.type.replace("_", " ")
+            article = "an" if what[0] in "aeiou" else "a"
+            raise RefusedError(f"{article} {what} entry cannot be corrected")
         if type not in (target.type, "void"):
             raise RefusedError(f"entry #{corrects} is corrected by another {target.type}")
         if target.role == "table" and actor.role != "manager":
@@ -243,12 +246,7 @@ class Tournament:
     def log(self) -> list[dict[str, Any]]:
         """Every entry as JSON, with the entries that corrected it."""
         fixes = self.corrections()
-        out = []
-        for entry in self.entries:
-            line = entry.to_json()
-            line["corrected_by"] = [e.seq for e in fixes.get(entry.seq, [])]
-            out.append(line)
-        return out
+        return [log_line(entry, fixes.get(entry.seq, ())) for entry in self.entries]
 
     def view(self, actor: Actor) -> dict[str, Any]:
         """Everything `actor` sees of the tournament, as JSON: its kind's public view

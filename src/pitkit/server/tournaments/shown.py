@@ -7,18 +7,24 @@ every few seconds, and a big event's view and log are megabytes: so the shared
 part is built once for each last entry, off the event loop, and gzipped once
 (`Packed`); each reading adds its own keys to it, in bytes, and gzips only those
 (`Page`). The CSV files are kept the same way (pages with no end of their own).
+
+Each entry is answered with such a page, and the log grows by one line an entry:
+so the log is written and deflated a line at a time, as it grows (`_Log`), and only
+the view after it is written again for each entry. The past changes rarely (a
+correction, an entry the store did not take): then the log is written again whole.
 """
 
 from __future__ import annotations
 
 import asyncio
 import struct
+import threading
 import zlib
 from dataclasses import dataclass
 from typing import Any
 
 from pitkit.server.store.storage import json_text
-from pitkit.tournaments.log import Entry
+from pitkit.tournaments.log import Entry, log_line
 from pitkit.tournaments.tournament import Tournament
 
 __all__ = ["Packed", "Page", "Shown"]
@@ -44,9 +50,14 @@ class Packed:
     @staticmethod
     def of(plain: bytes) -> Packed:
         """`plain`, packed."""
-        packer = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+        packer = _packer()
         deflated = packer.compress(plain) + packer.flush(zlib.Z_SYNC_FLUSH)
         return Packed(plain, deflated, zlib.crc32(plain))
+
+
+def _packer() -> Any:  # zlib's compressor has no public type
+    """A raw deflate stream (no zlib header: the page's own gzip header goes first)."""
+    return zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +73,7 @@ class Page:
 
     def gzipped(self) -> bytes:
         """The page as gzipped JSON: only its own end is deflated now."""
-        packer = zlib.compressobj(6, zlib.DEFLATED, -zlib.MAX_WBITS)
+        packer = _packer()
         deflated = packer.compress(self.end) + packer.flush(zlib.Z_FINISH)
         crc = zlib.crc32(self.end, self.start.crc)
         size = len(self.start.plain) + len(self.end)
@@ -73,6 +84,53 @@ class Page:
 _NOTHING_YET = object()
 
 
+class _Log:
+    """The start of every page, ``{"log":[`` and the log's lines, plain and deflated,
+    kept as the log grows: the deflate stream is left open after the last line, and a
+    copy of it goes on with the rest of a page (`with_rest`)."""
+
+    def __init__(self) -> None:
+        self._restart()
+
+    def _restart(self) -> None:
+        self.lines = 0
+        self.last: Entry | None = None
+        self.plain = bytearray()
+        self.deflated = bytearray()
+        self.crc = 0
+        self.packer = _packer()
+        self._add(b'{"log":[')
+
+    def _add(self, text: bytes) -> None:
+        self.plain += text
+        self.deflated += self.packer.compress(text)
+        self.crc = zlib.crc32(text, self.crc)
+
+    def catch_up(self, tournament: Tournament) -> None:
+        """Add the lines of the entries made since (a line an entry); or, if the past
+        changed (an entry taken back, an entry correcting another: its line says so),
+        write the log again."""
+        entries = tournament.entries
+        kept = self.lines
+        new = entries[kept:]
+        past = kept > len(entries) or (kept > 0 and entries[kept - 1] is not self.last)
+        if past or any(entry.corrects is not None for entry in new):
+            self._restart()
+            lines = tournament.log()
+        else:
+            lines = [log_line(entry, ()) for entry in new]
+        if lines:
+            text = _json(lines)[1:-1]
+            self._add(b"," + text if self.lines else text)
+        self.lines, self.last = len(entries), (entries[-1] if entries else None)
+
+    def with_rest(self, rest: bytes) -> Packed:
+        """The log, then `rest`, packed: only `rest` is deflated now."""
+        packer = self.packer.copy()
+        deflated = bytes(self.deflated) + packer.compress(rest) + packer.flush(zlib.Z_SYNC_FLUSH)
+        return Packed(bytes(self.plain) + rest, deflated, zlib.crc32(rest, self.crc))
+
+
 class Shown:
     """What is kept of one tournament's pages, as of its last entry: the shared
     start of every page (the log and the public view), and the CSV files. The
@@ -80,6 +138,10 @@ class Shown:
 
     def __init__(self) -> None:
         self._as_of: object = _NOTHING_YET
+        self._log = _Log()
+        # One writer of the log at a time: a reading cancelled (its reader gone) lets
+        # go of the tournament's lock, but its thread goes on writing to the end.
+        self._writing = threading.Lock()
         self._start: Packed | None = None
         self._csv: dict[str, Page] | None = None
 
@@ -106,7 +168,7 @@ class Shown:
         self._refresh(tournament)
         if self._start is None:
             # Off the event loop: a big event's log and view take a while to write.
-            self._start = await asyncio.to_thread(_start_of_pages, tournament)
+            self._start = await asyncio.to_thread(self._start_of_pages, tournament)
         return self._start
 
     def _refresh(self, tournament: Tournament) -> None:
@@ -116,12 +178,12 @@ class Shown:
         if last != self._as_of:
             self._as_of, self._start, self._csv = last, None, None
 
-
-def _start_of_pages(tournament: Tournament) -> Packed:
-    """The start every page shares: the log, then the public view, left open."""
-    log = _json(tournament.log())
-    view = _json(tournament.kind.view(tournament.state))
-    return Packed.of(b'{"log":' + log + b',"view":' + view[:-1])
+    def _start_of_pages(self, tournament: Tournament) -> Packed:
+        """The start every page shares: the log, then the public view, left open."""
+        with self._writing:
+            self._log.catch_up(tournament)
+            view = _json(tournament.kind.view(tournament.state))
+            return self._log.with_rest(b'],"view":' + view[:-1])
 
 
 def _csv_pages(tournament: Tournament) -> dict[str, Page]:
