@@ -194,6 +194,12 @@ def test_the_lobby_loads_offline_and_says_so(
     expect(banner).to_have_count(0, timeout=patience(15_000))
 
 
+# The service worker's registration as the page sees it, for a failure's message.
+WORKER_STATE = """navigator.serviceWorker.getRegistration().then((r) => r && ({
+  active: r.active && r.active.state, waiting: !!r.waiting, installing: !!r.installing,
+  controlled: !!navigator.serviceWorker.controller}))"""
+
+
 def test_a_pushed_notice_shows_as_a_notification(
     contexts: Callable[..., BrowserContext], push_server: ServerThread
 ) -> None:
@@ -228,7 +234,12 @@ def test_a_pushed_notice_shows_as_a_notification(
             },
         )
         title = str(notice["title"])
-        poll(page, lambda: shows(title), 10, "the notification")  # noqa: B023 - called here
+        try:
+            poll(page, lambda: shows(title), 10, "the notification")  # noqa: B023 - called here
+        except AssertionError as late:  # once at load 26-29: say what the page had then
+            had = page.evaluate(shown)
+            worker = page.evaluate(WORKER_STATE)
+            raise AssertionError(f"{late}; notifications: {had}; the worker: {worker}") from None
     # One notification a table (the latest), and a notice never opens another site.
     assert page.evaluate(shown) == [
         {
