@@ -91,6 +91,11 @@ class Rank(IntEnum):
         """The rank's letter in card notation: 2-9, T, J, Q, K, A."""
         return "23456789TJQKA"[self - 2]
 
+    @property
+    def written(self) -> str:
+        """The rank as players write it: 2-10, J, Q, K, A."""
+        return "10" if self == Rank.TEN else self.letter
+
 
 SUITS: tuple[Suit, ...] = tuple(Suit)
 RANKS: tuple[Rank, ...] = tuple(Rank)
@@ -181,7 +186,7 @@ _TEXT: tuple[str, ...] = tuple(
     [Rank(i % 13 + 2).letter + Suit(i // 13).letter for i in range(52)] + ["BJ", "RJ"]
 )
 _WRITTEN: tuple[str, ...] = tuple(
-    [("10" if i % 13 == 8 else Rank(i % 13 + 2).letter) + Suit(i // 13).symbol for i in range(52)]
+    [Rank(i % 13 + 2).written + Suit(i // 13).symbol for i in range(52)]
     + ["black Joker", "red Joker"]
 )
 Card.BJ = _ALL[_BLACK_JOKER_INDEX]

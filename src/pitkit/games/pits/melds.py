@@ -45,10 +45,7 @@ Kind = Literal["single", "set", "run", "run_of_sets"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 
 THREE, ACE, TWO, BLACK_JOKER, RED_JOKER = 3, 14, 15, 16, 17
-_RANK_TEXT = {
-    r: ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"][r - 3]
-    for r in range(THREE, ACE + 1)
-}
+_RANK_TEXT = {r: Rank(r).written for r in range(THREE, ACE + 1)}
 _RANK_TEXT |= {TWO: "2", BLACK_JOKER: "BJ", RED_JOKER: "RJ"}
 _RANK_NAMES = {
     3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens", 8: "eights", 9: "nines",

@@ -93,8 +93,8 @@ class _Log:
         self._restart()
 
     def _restart(self) -> None:
-        self.lines = 0
-        self.last: Entry | None = None
+        self.written = 0  # entries whose lines are written
+        self.last: Entry | None = None  # the last of them
         self.plain = bytearray()
         self.deflated = bytearray()
         self.crc = 0
@@ -111,9 +111,9 @@ class _Log:
         changed (an entry taken back, an entry correcting another: its line says so),
         write the log again."""
         entries = tournament.entries
-        kept = self.lines
-        new = entries[kept:]
-        past = kept > len(entries) or (kept > 0 and entries[kept - 1] is not self.last)
+        done = self.written
+        new = entries[done:]
+        past = done > len(entries) or (done > 0 and entries[done - 1] is not self.last)
         if past or any(entry.corrects is not None for entry in new):
             self._restart()
             lines = tournament.log()
@@ -121,8 +121,8 @@ class _Log:
             lines = [log_line(entry, ()) for entry in new]
         if lines:
             text = _json(lines)[1:-1]
-            self._add(b"," + text if self.lines else text)
-        self.lines, self.last = len(entries), (entries[-1] if entries else None)
+            self._add(b"," + text if self.written else text)
+        self.written, self.last = len(entries), (entries[-1] if entries else None)
 
     def with_rest(self, rest: bytes) -> Packed:
         """The log, then `rest`, packed: only `rest` is deflated now."""
