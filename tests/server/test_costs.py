@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, event, func, select
 
+from pitkit.core.match import RECORD_CHANGES
 from pitkit.server.live.conn import Conn, dumps
 from pitkit.server.live.manager import Manager
 from pitkit.server.live.messages import named
@@ -74,12 +75,14 @@ async def _seated(manager: Manager, game: str) -> tuple[Table, list[Conn]]:
     return table, conns
 
 
-def test_a_versions_match_record_is_built_once_for_every_seat(
+def test_a_match_record_is_built_once_for_every_seat_and_only_when_it_may_change(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Pitch's record holds its whole score sheet: each seat's update with a view used
-    to build it again (four times a move at four seats), to find it unchanged."""
+    to build it again (four times a move at four seats), to find it unchanged; and then
+    once a move, though only a hand scored (or a ruling) changes it."""
     built = [0]
+    changes = [0]
 
     async def main() -> tuple[list[Conn], list[dict[str, Any]]]:
         store = Store(f"sqlite:///{tmp_path}/pitkit.db")
@@ -104,6 +107,7 @@ def test_a_versions_match_record_is_built_once_for_every_seat(
             # Every seat's socket has been sent the last update (its record built meanwhile).
             await until(lambda: all(len(_views(c)) == 41 for c in conns), 10, "the updates")
             monkeypatch.undo()
+            changes[0] = sum(e.type in RECORD_CHANGES for e in table.match.log)
             records = [
                 named({"match": table.match.record()}, table.narrator(seat))["match"]
                 for seat in range(len(conns))
@@ -114,7 +118,10 @@ def test_a_versions_match_record_is_built_once_for_every_seat(
             store.close()
 
     conns, records = asyncio.run(main())
-    assert built[0] == 40  # one a version, not one a seat
+    # Once for the first update, then once after each hand scored: not once a seat, nor
+    # once a version.
+    assert changes[0] >= 1
+    assert built[0] == 1 + changes[0]
     for conn, record in zip(conns, records, strict=True):
         views = _views(conn)
         assert len(views) == 41 and all(v["seat"] == conn.seat for v in views)

@@ -21,7 +21,12 @@ from pitkit.core.events import Event
 from pitkit.core.rules import RuleSet
 from pitkit.core.state import Outcome, State
 
-__all__ = ["Match"]
+__all__ = ["RECORD_CHANGES", "Match"]
+
+#: The events after which a match's record (`Match.record`) may differ: a hand scored
+#: (with the next deal: `Match._scored` logs it) or, in Pitch, a judge's ruling. Between
+#: them the record stays as it was, so a reader who holds it need not build it again.
+RECORD_CHANGES = frozenset({"scores", "ruling"})
 
 A = TypeVar("A", bound=Action)
 R = TypeVar("R", bound=RuleSet)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from pitkit.core.match import Match
+from pitkit.core.match import RECORD_CHANGES, Match
 from pitkit.core.narrate import Narrator
 from pitkit.server.live import messages
 from pitkit.server.live.chat import Chat
@@ -138,17 +138,29 @@ class Feed:
 
     def _record(self, match: Match[Any, Any]) -> dict[str, Any]:
         """The match's record (`Match.record`) as of this version, built once for all
-        seats; the same object as the version before's while it is unchanged, so that
+        seats, and only after an event that may change it (`RECORD_CHANGES`: a Pitch
+        sheet grows with every hand, and writing it out at every move was most of a
+        Pitch table's work); else the same object as the version before's, so that
         each seat's last one compares by identity."""
-        key = (match, self.state.number, self.state.version)
+        number, version = self.state.number, self.state.version
         last = self._last_record
-        if last is not None and last[0] is key[0] and last[1:3] == key[1:]:
-            return last[3]
+        same_match = last is not None and last[0] is match and last[1] == number
+        if last is not None and same_match:
+            events = match.log[self._start_of(last[2] + 1) :] if last[2] != version else ()
+            if not any(event.type in RECORD_CHANGES for event in events):
+                self._last_record = (match, number, version, last[3])
+                return last[3]
         record = match.record()
-        if last is not None and last[0] is match and last[1] == key[1] and last[3] == record:
+        if last is not None and same_match and last[3] == record:
             record = last[3]
-        self._last_record = (*key, record)
+        self._last_record = (match, number, version, record)
         return record
+
+    def _start_of(self, version: int) -> int:
+        """Where `version`'s events begin in the match's log (its end, if none yet)."""
+        starts, match = self.state.starts, self.state.match
+        assert match is not None
+        return starts[version] if version < len(starts) else len(match.log)
 
     def catch_up(self, conn: Conn, match_no: int | None, version: int | None) -> None:
         """Send `conn`, which held (match_no, version), the events it missed if the gap

@@ -30,6 +30,7 @@ from typing import Any
 from pitkit import games
 from pitkit.core.events import Event
 from pitkit.core.game import Game
+from pitkit.core.match import RECORD_CHANGES
 from pitkit.core.narrate import Narrator
 from pitkit.server.live.messages import named
 from pitkit.server.live.workers import worker_context
@@ -43,11 +44,6 @@ __all__ = [
     "match_log",
     "replay",
 ]
-
-
-#: The events after which a match's record (`Match.record`) may differ: a hand
-#: scored (with the next deal) or a judge's ruling. Between them it stays as it was.
-_RECORD_CHANGES = frozenset({"scores", "ruling"})
 
 
 def replay(
@@ -80,7 +76,7 @@ def replay(
             view["hands"] = [hand.view(s).get("hand", []) for s in range(match.players)]
         view.pop("history", None)
         view.pop("legal", None)
-        if version == 0 or any(e["type"] in _RECORD_CHANGES for e in step):
+        if version == 0 or any(e["type"] in RECORD_CHANGES for e in step):
             view["match"] = match.record()
         view = named(view, say)
         worded = [
