@@ -16,12 +16,11 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import ServerThread
 from tests.browser.helpers import (
-    click_simplest,
-    close_summary,
-    my_turn,
+    look_again_soon,
     new_context,
     page_state,
     screenshot,
+    step_each,
     wait_state,
 )
 from tests.waiting import patience
@@ -115,16 +114,11 @@ def open_chat(page: Page) -> None:
 def play_match(people: list[Friend], timeout: float = 150) -> None:
     """Everyone plays by clicking their simplest legal move until the match is over."""
     deadline = time.monotonic() + patience(timeout)
-    while not all(f.page.locator("body[data-state=over]").count() for f in people):
+    while not all(step == "over" for step in step_each([f.page for f in people])):
         assert time.monotonic() < deadline, "the match did not end in time:\n" + "\n".join(
             f"{f.name}: {page_state(f.page)}" for f in people
         )
-        for friend in people:
-            if close_summary(friend.page):
-                continue
-            if my_turn(friend.page):
-                click_simplest(friend.page)
-        people[0].page.wait_for_timeout(40)  # a look again soon, within the deadline
+        look_again_soon(0.04)
 
 
 def hands_done(page: Page) -> int:
@@ -255,10 +249,8 @@ def test_three_friends_and_bots_play_together(
     deadline = time.monotonic() + patience(90)
     while not hands_done(ann.page):
         assert time.monotonic() < deadline, "no Pit hand ended in time"
-        for friend in friends:
-            if not close_summary(friend.page) and my_turn(friend.page):
-                click_simplest(friend.page)
-        ann.page.wait_for_timeout(60)  # a look again soon, within the deadline
+        step_each([friend.page for friend in friends])
+        look_again_soon(0.06)
     screenshot(ann.page, f"friends-pit-{viewport}", full_page=False)
     for friend in friends:
         friend.page.wait_for_function("() => window.pitkit.state.view.match.results.length > 0")

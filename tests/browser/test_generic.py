@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import close_summary, my_turn, screenshot, wait_state
+from tests.browser.helpers import close_summary, screenshot, wait_next_step, wait_state
 from tests.browser.test_games import finish_and_check
 from tests.waiting import patience
 
@@ -71,13 +71,11 @@ def test_war_on_the_generic_drawing(page: Page, server: ServerThread, size: str)
     summaries = 0
     shot = False
     deadline = time.monotonic() + patience(60)
-    while not page.locator("body[data-state=over]").count():
-        assert time.monotonic() < deadline, "the match did not end in time"
-        if close_summary(page):
+    while (step := wait_next_step(page, deadline)) != "over":
+        assert step is not None, "the match did not end in time"
+        if step == "summary":
+            close_summary(page)
             summaries += 1
-            continue
-        if not my_turn(page):
-            page.wait_for_timeout(30)  # a look again soon, within the deadline
             continue
         hand = page.locator("#hand .card")
         # Every card of the hand is a legal play, and each move has its button.

@@ -12,11 +12,10 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from tests.browser.conftest import ServerThread
 from tests.browser.helpers import (
-    click_simplest,
-    close_summary,
-    my_turn,
+    look_again_soon,
     new_context,
     screenshot,
+    step_each,
     wait_state,
 )
 from tests.waiting import patience
@@ -207,14 +206,10 @@ def test_the_hosts_play_again_waits_for_the_others_unless_told_not_to(
         friend.goto(invites[1])
         wait_state(page, "playing")
         deadline = time.monotonic() + patience(90)
-        while not all(p.locator("body[data-state=over]").count() for p in (page, friend)):
+        while (steps := step_each([page, friend])) != ["over", "over"]:
             assert time.monotonic() < deadline, "the match did not end in time"
-            played = False
-            for player in (page, friend):
-                if not close_summary(player) and my_turn(player):
-                    played = click_simplest(player) is not None or played
-            if not played:
-                page.wait_for_timeout(30)  # a look again soon, within the deadline
+            if "turn" not in steps:
+                look_again_soon(0.03)
         page.locator("#dialog[open][data-kind=over]").get_by_role("button", name="Close").click()
         page.locator("#actions").get_by_role("button", name="Play again").click()
         expect(page.locator("#toasts")).to_contain_text("when every player here agrees")

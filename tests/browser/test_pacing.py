@@ -12,7 +12,13 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ServerThread
-from tests.browser.helpers import click_simplest, my_turn, screenshot, wait_state
+from tests.browser.helpers import (
+    click_simplest,
+    page_state,
+    screenshot,
+    wait_next_step,
+    wait_state,
+)
 from tests.waiting import patience
 
 SUMMARY = "#dialog[open][data-kind=summary]"
@@ -74,11 +80,9 @@ def test_pit_sorting_countdown(page: Page, server: ServerThread) -> None:
 def play_to_summary(page: Page) -> None:
     """Play this seat by clicking until the end-of-hand window opens."""
     deadline = time.monotonic() + patience(30)
-    while not page.locator(SUMMARY).count():
-        assert time.monotonic() < deadline, "no hand ended"
-        if my_turn(page):
-            click_simplest(page)
-        page.wait_for_timeout(60)  # a look again soon, within the deadline
+    while (step := wait_next_step(page, deadline)) != "summary":
+        assert step == "turn", f"no hand ended ({step or 'time out'}): {page_state(page)}"
+        click_simplest(page)
 
 
 def test_hand_over_waits_for_ready(page: Page, server: ServerThread) -> None:

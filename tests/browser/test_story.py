@@ -30,11 +30,11 @@ from tests.browser.conftest import ServerThread
 from tests.browser.helpers import (
     assert_accessible,
     click_simplest,
-    close_summary,
     my_turn,
     new_context,
     poll,
     screenshot,
+    step_each,
     wait_state,
 )
 from tests.browser.test_notices import _FAKE_PUSH, _make_profile, _watched, receiver
@@ -171,11 +171,7 @@ def _bea_joins(story: Story, table: str, check: bool = False) -> None:
 def _moves(pages: list[Page]) -> bool:
     """Each page not over makes the simplest move it offers, if it is its turn (or says
     it is ready for the next hand); whether every page is over."""
-    over = [bool(page.locator("body[data-state=over]").count()) for page in pages]
-    for page, done in zip(pages, over, strict=True):
-        if not done and not close_summary(page) and my_turn(page):
-            click_simplest(page)
-    return all(over)
+    return all(step == "over" for step in step_each(pages))
 
 
 def _pitty_pat(story: Story) -> str:
