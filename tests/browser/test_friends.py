@@ -138,9 +138,19 @@ def test_three_friends_and_bots_play_together(
     ann, bea, cyd = friends
 
     # -- Pitty Pat: Ann hosts; Bea and Cyd come by invitation; a bot takes seat 4, and
-    # moves at once (the friends' clicks are what takes the time).
+    # moves at once (the friends' clicks are what takes the time). A hand can reach a
+    # point where nobody can match again (every card of the ranks still held is in
+    # someone's hand, none left to turn up): it goes round to the turn limit and is a
+    # draw (Y4). The host's option sets that at 100 turns, where a hand of these players
+    # takes some 30: at the default 1,000 such a hand took the friends' clicks minutes.
     table_id = host_a_table(
-        ann, server, "pitty-pat", ["open", "open", "sensible"], speed="0", target=2
+        ann,
+        server,
+        "pitty-pat",
+        ["open", "open", "sensible"],
+        speed="0",
+        target=2,
+        turn_limit=100,
     )
     wait_state(ann.page, "waiting")
     bea_link, cyd_link = invitations(ann)
