@@ -144,23 +144,18 @@ class Feed:
         each seat's last one compares by identity."""
         number, version = self.state.number, self.state.version
         last = self._last_record
-        same_match = last is not None and last[0] is match and last[1] == number
-        if last is not None and same_match:
-            events = match.log[self._start_of(last[2] + 1) :] if last[2] != version else ()
+        if last is not None and last[0] is match and last[1] == number:
+            events = messages.events_since(match, self.state.starts, last[2])
             if not any(event.type in RECORD_CHANGES for event in events):
                 self._last_record = (match, number, version, last[3])
                 return last[3]
-        record = match.record()
-        if last is not None and same_match and last[3] == record:
-            record = last[3]
+            record = match.record()
+            if record == last[3]:
+                record = last[3]
+        else:
+            record = match.record()
         self._last_record = (match, number, version, record)
         return record
-
-    def _start_of(self, version: int) -> int:
-        """Where `version`'s events begin in the match's log (its end, if none yet)."""
-        starts, match = self.state.starts, self.state.match
-        assert match is not None
-        return starts[version] if version < len(starts) else len(match.log)
 
     def catch_up(self, conn: Conn, match_no: int | None, version: int | None) -> None:
         """Send `conn`, which held (match_no, version), the events it missed if the gap

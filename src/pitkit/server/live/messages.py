@@ -268,6 +268,12 @@ def earlier_hands(
     return out
 
 
+def events_since(match: Match[Any, Any], starts: Sequence[int], since: int) -> list[Event]:
+    """The match's events of versions since+1 .. now (`starts`: where each version's
+    events begin in its log)."""
+    return match.log[starts[since + 1] if since + 1 < len(starts) else len(match.log) :]
+
+
 def update(
     game: Game,
     match: Match[Any, Any],
@@ -282,7 +288,6 @@ def update(
     """The events of versions since+1 .. now (`starts`: where each version's events
     begin in the log) as `seat` sees them, and what it may do now (`legal`: its legal
     actions as text, if its view has them already)."""
-    start = starts[since + 1] if since + 1 < len(starts) else len(match.log)
     to_act = match.to_act
     if seat is None or seat not in to_act:
         legal = []
@@ -293,7 +298,7 @@ def update(
         "match": number,
         "from": since,
         "version": len(starts) - 1,
-        "events": worded(game, [event.seen_by(seat) for event in match.log[start:]], say),
+        "events": worded(game, [e.seen_by(seat) for e in events_since(match, starts, since)], say),
         "to_act": sorted(to_act),
         "legal": legal,
         "over": match.is_over,
