@@ -168,6 +168,17 @@ export async function copyText(text) {
   }
 }
 
+// Made once: a list of matches draws a date for each.
+const DAY_AND_TIME = new Intl.DateTimeFormat(undefined, {dateStyle: 'medium', timeStyle: 'short'});
+
+/**
+ * A day and time from seconds since 1970, in the reader's words: "29 Nov 2026, 20:15".
+ * @param {number} seconds
+ */
+export function when(seconds) {
+  return DAY_AND_TIME.format(new Date(seconds * 1000));
+}
+
 /**
  * "1 card", "3 cards".
  * @param {number} n

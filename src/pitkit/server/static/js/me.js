@@ -3,7 +3,7 @@
 // or a passkey; then rename it, see its tables and continue at one here, show a
 // one-time code or add a passkey for another device, and sign devices out
 // (docs/profiles.md).
-import {ApiError, api, errorText, h, plural, toast} from './dom.js';
+import {ApiError, api, errorText, h, plural, toast, when} from './dom.js';
 import * as store from './store.js';
 import {asMe, forget, keep, keepProfile, signedIn} from './profile.js';
 import {makePasskey, passkeysWork, usePasskey} from './passkeys.js';
@@ -43,11 +43,6 @@ function byId(id) {
  */
 function field(id) {
   return /** @type {HTMLInputElement} */ (byId(id));
-}
-
-/** @param {number} seconds since 1970 */
-function when(seconds) {
-  return new Date(seconds * 1000).toLocaleString(undefined, {dateStyle: 'medium', timeStyle: 'short'});
 }
 
 /** @param {boolean} signed whether this device is signed in: which sections show */

@@ -4,7 +4,7 @@
 // signed in to the profile) also the profiles you played with lately, each with
 // Invite again: a new table of that game, laid out as your last one together, and
 // the link to send them.
-import {ApiError, api, copyText, errorText, h, ordinal, plural, toast} from './dom.js';
+import {ApiError, api, copyText, errorText, h, ordinal, plural, toast, when} from './dom.js';
 import {asMe, signedIn, sitAs} from './profile.js';
 import * as store from './store.js';
 import {points, swatch} from './ratings.js';
@@ -35,11 +35,6 @@ function byId(id) {
   const el = document.getElementById(id);
   if (!el) throw new Error(`the page has no #${id}`);
   return el;
-}
-
-/** @param {number} seconds since 1970 */
-function when(seconds) {
-  return new Date(seconds * 1000).toLocaleString(undefined, {dateStyle: 'medium', timeStyle: 'short'});
 }
 
 /** @param {RatingOut} r */
