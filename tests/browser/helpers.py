@@ -135,11 +135,14 @@ _MY_TURN = """() => {
   return body.turn === 'me' && body.busy === 'false' && body.conn === 'open';
 }"""
 
+SUMMARY = "#dialog[open][data-kind=summary]"
+"""The end-of-hand window, while it is open."""
+
 # What this seat's player would do next: "over", the match is over; "summary", close
 # the end-of-hand window; "turn", act (`my_turn`); null, nothing yet.
 _NEXT = f"""() => {{
   if (document.body.dataset.state === 'over') return 'over';
-  if (document.querySelector('#dialog[open][data-kind=summary]')) return 'summary';
+  if (document.querySelector('{SUMMARY}')) return 'summary';
   return ({_MY_TURN})() ? 'turn' : null;
 }}"""
 
@@ -177,13 +180,13 @@ def look_again_soon(seconds: float) -> None:
 
 # The end-of-hand window is closed, or this player is ready and others are awaited
 # (its button then says "Continue", which closes it).
-_SUMMARY_DONE = """() => {
-  const dialog = document.querySelector('#dialog[open][data-kind=summary]');
+_SUMMARY_DONE = f"""() => {{
+  const dialog = document.querySelector('{SUMMARY}');
   if (!dialog) return true;
   const button = dialog.querySelector('.dialog-buttons .primary');
   return !!dialog.querySelector('.next-hand-waiting')
     && !!button && !button.textContent.startsWith('Ready');
-}"""
+}}"""
 
 
 _STATE = """(() => ({
@@ -213,10 +216,10 @@ def close_summary(page: Page) -> bool:
     is ready for the next hand, and the window closes when that hand starts (which
     may be before the click lands). With other people still to be ready, it waits no
     longer than the page takes to say so: the next call closes it ("Continue")."""
-    if not page.evaluate("() => !!document.querySelector('#dialog[open][data-kind=summary]')"):
+    if not page.evaluate(f"() => !!document.querySelector('{SUMMARY}')"):
         return False
     with contextlib.suppress(PlaywrightError):
-        button = page.locator("#dialog[open][data-kind=summary] .dialog-buttons .primary")
+        button = page.locator(f"{SUMMARY} .dialog-buttons .primary")
         button.click(timeout=patience(2000))
         page.wait_for_function(_SUMMARY_DONE, timeout=patience(5000))
     return True

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ServerThread
 from tests.browser.helpers import (
+    SUMMARY,
     click_simplest,
     page_state,
     screenshot,
@@ -20,8 +21,6 @@ from tests.browser.helpers import (
     wait_state,
 )
 from tests.waiting import patience
-
-SUMMARY = "#dialog[open][data-kind=summary]"
 
 
 def table(server: ServerThread, table_id: str) -> dict[str, Any]:
