@@ -4,6 +4,7 @@ WebSocket Origin check, and invitation links."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import re
@@ -14,12 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
+from uvicorn.server import ServerState
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import InvalidMessage, InvalidStatus
+from websockets.http11 import Request
+from websockets.protocol import State
 from websockets.typing import Origin
 
 from pitkit.server import Limits, create_app
-from pitkit.server.web.guards import Site
+from pitkit.server.web.guards import GuardedConfig, Site, _GuardedWebSocket
 from tests import serving
 from tests.server.conftest import FAST, ServerThread, run
 from tests.waiting import patience, until
@@ -293,3 +298,51 @@ def test_a_malformed_public_url_or_proxy_is_refused() -> None:
     with pytest.raises(ValueError, match="trusted proxy"):
         Site(trusted_proxies=("proxy.example",))
     assert Site(public_url="HTTPS://Pit.Example.org:443").public_url == "https://pit.example.org"
+
+
+class _Transport(asyncio.Transport):
+    """A socket's transport that keeps what is written to it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = b""
+        self.closed = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.written += bytes(data)
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+
+def test_a_server_stopping_closes_a_socket_whose_other_end_is_closing_it() -> None:
+    """The stop of a server met a socket whose client had sent its close frame, not
+    yet answered by the app: uvicorn's own shutdown raised there (websockets refuses a
+    second close), and the rest of the server's stop did not happen."""
+    loop = asyncio.new_event_loop()
+    try:
+        config = GuardedConfig(FastAPI(), Limits(), Site())
+        ws = _GuardedWebSocket(config, ServerState(), {}, _loop=loop)
+        ws.transport = _Transport()
+        # The handshake is done (the app accepted it) ...
+        ws.conn.receive_data(
+            b"GET /ws HTTP/1.1\r\nHost: pitkit\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n"
+        )
+        (request,) = ws.conn.events_received()
+        assert isinstance(request, Request)
+        ws.conn.send_response(ws.conn.accept(request))
+        ws.handshake_complete = True
+        assert ws.conn.state is State.OPEN
+        # ... and the client's close frame (masked, code 1000) is read, not yet answered.
+        ws.conn.receive_data(b"\x88\x82\x00\x00\x00\x00\x03\xe8")
+        assert ws.conn.state.name == "CLOSING"
+
+        ws.shutdown()
+        assert ws.transport.is_closing()
+    finally:
+        loop.close()
