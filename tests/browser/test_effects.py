@@ -79,6 +79,14 @@ def _moved(page: Page) -> int:
     return int(page.evaluate("window.moved"))
 
 
+def _cards_lift_smoothly(page: Page) -> bool:
+    """Whether the hand's cards glide as they lift and settle (their CSS transition)."""
+    duration = page.evaluate(
+        "getComputedStyle(document.querySelector('#hand .card')).transitionDuration"
+    )
+    return any(part.strip() != "0s" for part in str(duration).split(","))
+
+
 def _open_table(page: Page, server: ServerThread) -> None:
     _, invite = server.create("ace-pit", [None, "greedy"], bot_delay=0.2)
     page.goto(invite)
@@ -92,6 +100,7 @@ def test_plays_are_heard_and_seen_until_the_player_turns_sounds_off(
     _open_table(page, server)
     button = page.locator("#sound")
     expect(button).to_have_attribute("aria-pressed", "true")
+    assert _cards_lift_smoothly(page)
     _play(page, 3)
     page.wait_for_function("window.heard > 0 && window.moved > 0")
     button.click()  # off (the click itself makes no sound: it is "off")
@@ -124,6 +133,7 @@ def test_reduced_motion_starts_both_off_and_the_player_may_turn_them_on(
     page.wait_for_selector("body[data-busy=false]")
     page.wait_for_timeout(300)
     assert (_heard(page), _moved(page)) == (0, 0)
+    assert not _cards_lift_smoothly(page)  # nor do the cards glide as they lift
     page.locator("#help").click()
     dialog = page.locator("#dialog[open][data-kind=help]")
     expect(dialog).to_contain_text("Your device asks for less motion")
@@ -133,5 +143,6 @@ def test_reduced_motion_starts_both_off_and_the_player_may_turn_them_on(
     dialog.get_by_role("button", name="Close").click()
     _play(page, 3)
     page.wait_for_function("window.moved > 0")
+    assert _cards_lift_smoothly(page)
     assert _heard(page) == 0  # sounds stay off until asked for
     page.close()

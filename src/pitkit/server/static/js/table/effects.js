@@ -33,6 +33,13 @@ export function motionOn() {
 export function setEffect(what, on) {
   store.setEffects({...store.effects(), [what]: on});
   showSoundButton();
+  showMotion();
+}
+
+/** The animations' choice where the stylesheet reads it (`body[data-motion]`): off, the
+ * cards no longer lift and the corner button no longer pulses either. */
+function showMotion() {
+  document.body.dataset.motion = motionOn() ? 'on' : 'off';
 }
 
 // A speaker, with sound waves or struck through (drawn here: not every device has an
@@ -145,17 +152,23 @@ function afterDraw(then) {
 }
 
 /**
- * A seat's plate lights up for a moment.
+ * A seat's plate lights up for a moment: a ring around it, in `colour`, fades in and
+ * out. Only the ring's opacity and size change, which the compositor animates without
+ * painting the page again at every frame (a glow of the plate's own shadow did, for the
+ * whole 0.7 s of each move). The colour is the felt's `--flash-<seat>` (pitkit.css),
+ * which the redraw leaves alone: it redraws what is inside the felt.
  * @param {number} seat
  * @param {string} colour
  */
 function flash(seat, colour) {
   if (!motionOn()) return;
+  document.getElementById('felt')?.style.setProperty(`--flash-${seat}`, colour);
   afterDraw(() => {
     const plate = document.querySelector(`#felt .seat[data-seat="${seat}"]`);
     plate?.animate(
-      [{boxShadow: `0 0 0 0 ${colour}`}, {boxShadow: `0 0 0 8px ${colour}`}, {boxShadow: '0 0 0 0 transparent'}],
-      {duration: 700, easing: 'ease-out'});
+      [{opacity: 0, transform: 'scale(.94)'}, {opacity: 1, transform: 'none', offset: 0.3},
+        {opacity: 0, transform: 'scale(1.03)'}],
+      {duration: 700, easing: 'ease-out', pseudoElement: '::before'});
   });
 }
 
@@ -244,5 +257,6 @@ export function startEffects() {
     if (on) sound('turn'); // hear what "on" means (and unlock the page's audio)
   });
   showSoundButton();
+  showMotion();
   watchFelt();
 }
