@@ -321,3 +321,24 @@ def test_every_reader_is_sent_the_same_event_gzipped_or_not(server: ServerThread
         assert "content-encoding" not in plain.headers
         assert packed.json() == plain.json() == desk.read(token)
         assert packed.content == plain.content
+
+
+def test_an_entry_is_answered_gzipped_to_whoever_takes_gzip(server: ServerThread) -> None:
+    """A scorer's phone gets the whole event back with each entry: gzipped, as a read
+    is, when it takes gzip; the same answer either way (the same entry sent again under
+    its key is answered again, as it was made)."""
+    desk = Desk(server)
+    for name in PLAYERS[:4]:
+        desk.add(name)
+    url = f"/api/events/{desk.id}/entries"
+    body = {"type": "add_player", "data": {"name": PLAYERS[4]}}
+    sent = {"Authorization": f"Bearer {desk.manager}", "Idempotency-Key": "add-eve-once"}
+    packed = server.http.post(url, json=body, headers=sent)
+    plain = server.http.post(url, json=body, headers={**sent, "Accept-Encoding": "identity"})
+    assert (packed.status_code, plain.status_code) == (201, 200)
+    assert packed.headers["content-encoding"] == "gzip"
+    assert "content-encoding" not in plain.headers
+    assert int(packed.headers["content-length"]) < len(plain.content)
+    made, again = packed.json(), plain.json()
+    assert made["event"] == again["event"] == desk.read(desk.manager)
+    assert made["entry"] == again["entry"] and again["replayed"] is True

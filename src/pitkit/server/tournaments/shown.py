@@ -71,14 +71,21 @@ class Page:
         """The page as JSON."""
         return self.start.plain + self.end
 
-    def gzipped(self) -> bytes:
-        """The page as gzipped JSON: only its own end is deflated now."""
+    def gzipped(self, before: bytes = b"", after: bytes = b"") -> bytes:
+        """The page as gzipped JSON, between `before` and `after` (an answer that holds
+        the page among other keys): only those and the page's own end are deflated now."""
+        head, crc = b"", self.start.crc
+        if before:
+            packer = _packer()
+            head = packer.compress(before) + packer.flush(zlib.Z_SYNC_FLUSH)
+            crc = zlib.crc32(self.start.plain, zlib.crc32(before))
+        rest = self.end + after
         packer = _packer()
-        deflated = packer.compress(self.end) + packer.flush(zlib.Z_FINISH)
-        crc = zlib.crc32(self.end, self.start.crc)
-        size = len(self.start.plain) + len(self.end)
+        deflated = packer.compress(rest) + packer.flush(zlib.Z_FINISH)
+        crc = zlib.crc32(rest, crc)
+        size = len(before) + len(self.start.plain) + len(rest)
         trailer = struct.pack("<II", crc, size & 0xFFFFFFFF)
-        return b"".join((_GZIP_HEADER, self.start.deflated, deflated, trailer))
+        return b"".join((_GZIP_HEADER, head, self.start.deflated, deflated, trailer))
 
 
 _NOTHING_YET = object()

@@ -251,7 +251,7 @@ def _reading(
             raise HTTPException(422, str(exc)) from None
         shown = await tournaments.shown(running, Actor("manager"))
         link = _link(site, request, running, "manager", None, token)
-        return _with_event(shown, 201, manager=link.model_dump())
+        return _with_event(shown, 201, request, manager=link.model_dump())
 
     @router.get("/api/events/{event_id}", tags=["events"], response_model=dict[str, Any])
     async def read(
@@ -284,15 +284,24 @@ def _reading(
 
 
 def _sent(
-    page: Page, request: Request, media_type: str, headers: Mapping[str, str] | None = None
+    page: Page,
+    request: Request,
+    media_type: str,
+    headers: Mapping[str, str] | None = None,
+    *,
+    status: int = 200,
+    around: tuple[bytes, bytes] = (b"", b""),
 ) -> Response:
-    """A kept page as sent: gzipped to a client that takes gzip (only the reader's own
-    end of it is gzipped now: its start was once, for everyone), plain to any other."""
+    """A kept page as sent (between the bytes `around` it, in an answer that holds it):
+    gzipped to a client that takes gzip (only the page's own end and what is around it
+    are gzipped now: its start was once, for everyone), plain to any other."""
+    before, after = around
     headers = {**(headers or {}), "Vary": "Accept-Encoding"}
     if "gzip" not in request.headers.get("accept-encoding", ""):
-        return Response(page.plain(), media_type=media_type, headers=headers)
-    headers["Content-Encoding"] = "gzip"
-    return Response(page.gzipped(), media_type=media_type, headers=headers)
+        body = before + page.plain() + after
+    else:
+        body, headers["Content-Encoding"] = page.gzipped(before, after), "gzip"
+    return Response(body, status_code=status, headers=headers, media_type=media_type)
 
 
 def _entering(
@@ -349,6 +358,7 @@ def _entering(
         return _with_event(
             shown,
             200 if made.replayed else 201,
+            request,
             entry=made.entry.to_json(),
             link=link,
             table=None if table is None else table.model_dump(),
@@ -498,12 +508,14 @@ def _slip(page: str, slip: Slip) -> SlipOut:
     )
 
 
-def _with_event(event: Page, status: int, **rest: Any) -> Response:
+def _with_event(event: Page, status: int, request: Request, **rest: Any) -> Response:
     """An answer of `rest` and the event's page (``event``), as JSON: the page goes in
-    as the bytes it was kept as, not read back into Python to be written again."""
+    as the bytes it was kept as, not read back into Python to be written again. Sent
+    gzipped as a read is (`_sent`): a big event's answer is megabytes, and a scorer's
+    phone in a hall gets one at every entry."""
     head = json.dumps(rest, separators=(",", ":")).encode()
-    body = b'{"event":' + event.plain() + (b"," + head[1:] if rest else b"}")
-    return Response(body, status_code=status, media_type="application/json")
+    around = (b'{"event":', b"," + head[1:] if rest else b"}")
+    return _sent(event, request, "application/json", status=status, around=around)
 
 
 def _link(
