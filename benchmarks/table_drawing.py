@@ -150,9 +150,9 @@ def main() -> None:
             server.stop()
     print("| look | matches | renderer and GPU CPU a click, median (range) |")
     print("|---|---:|---:|")
-    for look, values in per_click.items():
+    for name, values in per_click.items():
         middle, low, high = statistics.median(values), min(values), max(values)
-        print(f"| {look} | {len(values)} | {middle:.0f} ms ({low:.0f}-{high:.0f}) |")
+        print(f"| {name} | {len(values)} | {middle:.0f} ms ({low:.0f}-{high:.0f}) |")
 
 
 if __name__ == "__main__":
