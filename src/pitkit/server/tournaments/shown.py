@@ -75,10 +75,9 @@ class Page:
         """The page as gzipped JSON, between `before` and `after` (an answer that holds
         the page among other keys): only those and the page's own end are deflated now."""
         head, crc = b"", self.start.crc
-        if before:
-            packer = _packer()
-            head = packer.compress(before) + packer.flush(zlib.Z_SYNC_FLUSH)
-            crc = zlib.crc32(self.start.plain, zlib.crc32(before))
+        if before:  # a stream of its own, flushed to a byte: the start's follows it
+            packed = Packed.of(before)
+            head, crc = packed.deflated, zlib.crc32(self.start.plain, packed.crc)
         rest = self.end + after
         packer = _packer()
         deflated = packer.compress(rest) + packer.flush(zlib.Z_FINISH)
