@@ -84,7 +84,9 @@ endif
 # clone. Their output is shown after the tests; either failing fails `make test`.
 SOURCE_TESTS := tests/server tests/browser tests/test_layers.py tests/test_build.py
 BESIDE := $(VENV)/beside-the-tests.log
+# The machine's gauge (benchmarks/gauge.py) before and after: the anchor for the suite's time.
 test: $(VENV)/.dev debian node_modules/.bin/tsc
+	@$(BIN)/python benchmarks/gauge.py
 	@echo "lint and the compiled wheel: made beside the tests (nice 19), shown after them"
 	@nice -n 19 $(MAKE) -j2 --no-print-directory lint $(COMPILED)/.built > $(BESIDE) 2>&1 & \
 	beside=$$!; \
@@ -93,6 +95,7 @@ test: $(VENV)/.dev debian node_modules/.bin/tsc
 	echo "-- lint and the compiled wheel (exit $$made) --"; cat $(BESIDE); \
 	test $$tests -eq 0 -a $$made -eq 0
 	$(MAKE) test-compiled
+	@$(BIN)/python benchmarks/gauge.py
 
 # A quick look before a commit (docs/testing.md): lint, types and the tests with no
 # server, browser, database server or cluster in them. `make test` stays the whole suite.

@@ -30,6 +30,8 @@ from tests.browser.helpers import (
     Browsers,
     EventByApi,
     assert_accessible,
+    new_context,
+    poll,
     screenshot,
 )
 from tests.browser.test_events import click, pick_order, reload
@@ -289,6 +291,35 @@ def test_a_scorer_offline_enters_two_hands_and_both_land_once_when_back(
 
     a_reply_lost(hall, ann)
     kept_through_a_reload(hall, ann)
+
+
+def test_a_page_whose_stream_is_cut_asks_and_an_unchanged_event_costs_no_bytes(
+    browsers: Browsers, server: ServerThread
+) -> None:
+    """Some halls' proxies cut a long-lived stream of news: the page then asks for the
+    event every few seconds. While nothing changes, each ask is answered 304 with no
+    body, and the page keeps what it drew; an entry shows at the next ask."""
+    event = EventByApi(server, "pits-continuous", "A hall behind a proxy")
+    event.enter(event.manager, "add_player", name="Ann")
+    context = new_context(browsers.browser, viewport=PHONE)
+    browsers.contexts.append(context)
+    context.route(re.compile(r".*/stream$"), lambda route: route.abort())
+    screen = context.new_page()
+    statuses: list[int] = []
+    read = f"{server.base}/api/events/{event.id}"
+    screen.on("response", lambda r: statuses.append(r.status) if r.url == read else None)
+    screen.goto(f"{server.base}/e/{event.id}/screen")
+    screen.wait_for_selector("body[data-ready=true]")
+    screen.evaluate("() => { window.drawn = window.pitkitEvent.event; }")
+
+    poll(screen, lambda: 304 in statuses, 15, "an ask answered unchanged")
+    assert statuses[0] == 200
+    assert screen.evaluate("() => window.pitkitEvent.event === window.drawn")
+    seq = int(screen.get_attribute("body", "data-seq") or 0)
+    event.enter(event.manager, "add_player", name="Bob")
+    screen.wait_for_selector(f"body[data-seq='{seq + 1}']", timeout=patience(15_000))
+    assert statuses[-1] == 200
+    assert screen.evaluate("() => window.pitkitEvent.event.log.length") == seq + 1
 
 
 def a_reply_lost(hall: Hall, ann: Page) -> None:

@@ -342,3 +342,43 @@ def test_an_entry_is_answered_gzipped_to_whoever_takes_gzip(server: ServerThread
     made, again = packed.json(), plain.json()
     assert made["event"] == again["event"] == desk.read(desk.manager)
     assert made["entry"] == again["entry"] and again["replayed"] is True
+
+
+def test_a_page_that_has_the_event_is_answered_unchanged_until_an_entry(
+    server: ServerThread,
+) -> None:
+    """A hall's pages poll the event every few seconds: a page that sends back the ETag
+    of what it holds hears 304 and nothing more, until an entry changes it; the tag an
+    entry's answer gives is the one a read through the same link gets; a wrong link
+    learns nothing from a tag."""
+    desk = Desk(server)
+    for name in PLAYERS[:2]:
+        desk.add(name)
+    url = f"/api/events/{desk.id}"
+    manager = {"Authorization": f"Bearer {desk.manager}"}
+
+    def read(headers: dict[str, str]) -> httpx.Response:
+        return server.http.get(url, headers=headers)
+
+    first = read(manager)
+    tag = first.headers["etag"]
+    assert tag.startswith('W/"')
+    plain = read({**manager, "Accept-Encoding": "identity"})
+    assert plain.headers["etag"] == tag and plain.content == first.content
+    # The public view and a player's page are other pages, with other tags.
+    public, ann = read({}), read({"Authorization": f"Bearer {desk.tokens['Ann']}"})
+    assert len({tag, public.headers["etag"], ann.headers["etag"]}) == 3
+
+    for asked in (tag, tag.removeprefix("W/"), f'"x", {tag}', "*"):
+        same = read({**manager, "If-None-Match": asked})
+        assert (same.status_code, same.content) == (304, b""), asked
+        assert same.headers["etag"] == tag
+    assert read({**manager, "If-None-Match": public.headers["etag"]}).status_code == 200
+    wrong = read({"Authorization": "Bearer not-a-link", "If-None-Match": tag})
+    assert wrong.status_code == 403
+
+    entered = desk.ok(desk.manager, "add_player", name=PLAYERS[2])
+    after = read({**manager, "If-None-Match": tag})
+    assert after.status_code == 200 and after.json() == entered["event"]
+    assert after.headers["etag"] == entered["event_tag"] != tag
+    assert read({**manager, "If-None-Match": entered["event_tag"]}).status_code == 304

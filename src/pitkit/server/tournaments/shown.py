@@ -71,6 +71,13 @@ class Page:
         """The page as JSON."""
         return self.start.plain + self.end
 
+    def tag(self) -> str:
+        """The page's validator (HTTP's ETag, weak: the same for its gzipped and plain
+        forms): its length and CRC-32, the start's carried on over its end. A page that
+        polls sends it back, and is answered 304 and nothing more while it is the same."""
+        crc = zlib.crc32(self.end, self.start.crc)
+        return f'W/"{len(self.start.plain) + len(self.end):x}-{crc:08x}"'
+
     def gzipped(self, before: bytes = b"", after: bytes = b"") -> bytes:
         """The page as gzipped JSON, between `before` and `after` (an answer that holds
         the page among other keys): only those and the page's own end are deflated now."""

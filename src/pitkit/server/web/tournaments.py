@@ -126,6 +126,8 @@ class CreatedEvent(BaseModel):
     """The new event, and the manager's link (keep it: it is shown once)."""
 
     event: dict[str, Any]
+    event_tag: str
+    """The event's ETag as a read through the manager's link gets it (see `Entered`)."""
     manager: Link
 
 
@@ -169,6 +171,9 @@ class Entered(BaseModel):
 
     entry: dict[str, Any]
     event: dict[str, Any]
+    event_tag: str
+    """The event's ETag as a read through the same link gets it: a page that drew
+    `event` asks with it, and hears 304 until the event changes again."""
     link: Link | None = None
     table: OnlineTable | None = None
     replayed: bool = False
@@ -266,7 +271,11 @@ def _reading(
         except ForbiddenError as exc:
             raise HTTPException(403, str(exc)) from None
         page = await tournaments.shown(running, actor)
-        return _sent(page, request, "application/json")
+        # Asked only after the link is checked: a wrong one learns nothing, not even "unchanged".
+        tag = page.tag()
+        if _unchanged(request, tag):
+            return Response(status_code=304, headers={"ETag": tag, "Vary": "Accept-Encoding"})
+        return _sent(page, request, "application/json", {"ETag": tag})
 
     @router.get("/api/events/{event_id}/{file}.csv", tags=["events"])
     async def csv_file(
@@ -508,13 +517,23 @@ def _slip(page: str, slip: Slip) -> SlipOut:
     )
 
 
+def _unchanged(request: Request, tag: str) -> bool:
+    """Whether the reader has this page already: its If-None-Match names `tag`, compared
+    weakly as RFC 9110 asks of that header, or is ``*``."""
+    named = {
+        each.strip().removeprefix("W/")
+        for each in request.headers.get("if-none-match", "").split(",")
+    }
+    return "*" in named or tag.removeprefix("W/") in named
+
+
 def _with_event(event: Page, status: int, request: Request, **rest: Any) -> Response:
-    """An answer of `rest` and the event's page (``event``), as JSON: the page goes in
-    as the bytes it was kept as, not read back into Python to be written again. Sent
-    gzipped as a read is (`_sent`): a big event's answer is megabytes, and a scorer's
-    phone in a hall gets one at every entry."""
-    head = json.dumps(rest, separators=(",", ":")).encode()
-    around = (b'{"event":', b"," + head[1:] if rest else b"}")
+    """An answer of `rest`, the event's page (``event``) and its ETag (``event_tag``),
+    as JSON: the page goes in as the bytes it was kept as, not read back into Python to
+    be written again. Sent gzipped as a read is (`_sent`): a big event's answer is
+    megabytes, and a scorer's phone in a hall gets one at every entry."""
+    head = json.dumps({"event_tag": event.tag(), **rest}, separators=(",", ":")).encode()
+    around = (b'{"event":', b"," + head[1:])
     return _sent(event, request, "application/json", status=status, around=around)
 
 

@@ -242,6 +242,37 @@ export class ApiError extends Error {
 }
 
 /**
+ * One request, asked again a few times while the server answers 503 with Retry-After:
+ * the table is moving between the server's workers (docs/deploy.md), and nothing was done.
+ * @param {string} path
+ * @param {RequestInit} init
+ */
+async function send(path, init) {
+  let response = await fetch(path, init);
+  for (let tries = 0; response.status === 503 && response.headers.has('retry-after') && tries < 4; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(3, Number(response.headers.get('retry-after')) || 1)));
+    response = await fetch(path, init);
+  }
+  return response;
+}
+
+/**
+ * An answer's JSON; a refusal throws an ApiError carrying the server's reason.
+ * @param {Response} response
+ * @returns {Promise<any>}
+ */
+async function answerOf(response) {
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const detail = data.detail;
+    const reason = typeof detail === 'string' ? detail
+      : Array.isArray(detail) ? detail.map((d) => d.msg).join('; ') : response.statusText;
+    throw new ApiError(reason || `HTTP ${response.status}`, response.status);
+  }
+  return data;
+}
+
+/**
  * JSON over HTTP; a refusal throws an ApiError carrying the server's reason.
  * @param {string} path
  * @param {{method?: string, body?: unknown, token?: string | null}} [options]
@@ -252,22 +283,26 @@ export async function api(path, {method = 'GET', body, token} = {}) {
   const headers = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
-  const init = {method, headers, body: body === undefined ? undefined : JSON.stringify(body)};
-  let response = await fetch(path, init);
-  // 503 with Retry-After: the table is moving between the server's workers
-  // (docs/deploy.md), and nothing was done; ask again in a moment, a few times.
-  for (let tries = 0; response.status === 503 && response.headers.has('retry-after') && tries < 4; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 1000 * Math.min(3, Number(response.headers.get('retry-after')) || 1)));
-    response = await fetch(path, init);
-  }
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const detail = data.detail;
-    const reason = typeof detail === 'string' ? detail
-      : Array.isArray(detail) ? detail.map((d) => d.msg).join('; ') : response.statusText;
-    throw new ApiError(reason || `HTTP ${response.status}`, response.status);
-  }
-  return data;
+  return answerOf(await send(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)}));
+}
+
+/**
+ * A read the server may answer with "unchanged" (304) and nothing more: `tag` is the
+ * ETag of what the page holds ('': nothing yet). Null while it is the same; else the
+ * JSON and its tag. A refusal throws as `api` does.
+ * @param {string} path
+ * @param {{token?: string | null, tag?: string}} [options]
+ * @returns {Promise<{data: any, tag: string} | null>}
+ */
+export async function readIfChanged(path, {token, tag = ''} = {}) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (tag) headers['if-none-match'] = tag;
+  // no-store: the browser's cache neither answers for the server nor adds its own tags.
+  const response = await send(path, {headers, cache: 'no-store'});
+  if (response.status === 304) return null;
+  return {data: await answerOf(response), tag: response.headers.get('etag') || ''};
 }
 
 /**

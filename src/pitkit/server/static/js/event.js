@@ -13,7 +13,7 @@
 // phone and sent under its own idempotency key (js/event/outbox.js): through a
 // dropped network it waits, shown as "waiting to send", and lands once when the
 // network is back. After every entry the page draws the event from the server's answer.
-import {ApiError, api, errorText, h, morph, sentence, toast} from './dom.js';
+import {ApiError, api, errorText, h, morph, readIfChanged, sentence, toast} from './dom.js';
 import {hallStrip} from './event/calls.js';
 import {checkInOnOpen} from './event/checkin.js';
 import {codePage, slipsPage} from './event/hall.js';
@@ -52,7 +52,8 @@ const pageName = PAGES[parts[2] || ''] || 'main';
 let token = null;
 /** @type {EventModule | null} */
 let kindModule = null;
-let lastText = '';
+// The ETag of the event as drawn: a refresh of the same event is answered 304, in bytes.
+let lastTag = '';
 
 /** @type {EventContext} */
 const ctx = {
@@ -94,18 +95,29 @@ function banner(text) {
 }
 
 /**
- * Ask for the event through `using` (null: the public view).
+ * Ask for the event through `using` (null: the public view), unless it is still the
+ * one drawn (`tag`: its ETag): then null.
  * @param {string | null} using
- * @returns {Promise<EventData>}
+ * @param {string} [tag]
+ * @returns {Promise<{data: EventData, tag: string} | null>}
  */
-function read(using) {
-  return api(`/api/events/${encodeURIComponent(eventId)}`, {token: using});
+function readIfNew(using, tag = '') {
+  return readIfChanged(`/api/events/${encodeURIComponent(eventId)}`, {token: using, tag});
+}
+
+/**
+ * The event through `using` (null: the public view), and its ETag.
+ * @param {string | null} using
+ * @returns {Promise<{data: EventData, tag: string}>}
+ */
+async function read(using) {
+  return /** @type {{data: EventData, tag: string}} */ (await readIfNew(using));
 }
 
 /**
  * The link to use: one just opened (#token=..., kept here and taken out of the
  * address), else the one this browser used last for this event; #public: none.
- * @returns {Promise<EventData>}
+ * @returns {Promise<{data: EventData, tag: string}>}
  */
 async function firstRead() {
   const params = new URLSearchParams(location.hash.slice(1));
@@ -123,11 +135,11 @@ async function firstRead() {
   if (opened) {
     history.replaceState(null, '', location.pathname); // a link is a secret: not in the bar
     try {
-      const event = await read(opened);
-      const label = keep.label(event.me);
+      const first = await read(opened);
+      const label = keep.label(first.data.me);
       keep.update(eventId, (r) => { r.tokens[label] = opened; r.current = label; });
       token = opened;
-      return event;
+      return first;
     } catch (e) {
       if (!(e instanceof ApiError) || e.status !== 403) throw e;
       banner(`${sentence(errorText(e))} You see the public view.`);
@@ -186,7 +198,7 @@ function told(whose, item, outcome) {
     landed(outcome.answer);
     if (here) {
       ctx.notes[item.where] = {kind: 'info', text: outcome.answer.replayed ? `${item.done} (It had landed already: entered once.)` : item.done};
-      accept(outcome.answer.event);
+      accept(outcome.answer.event, outcome.answer.event_tag);
     } else {
       refresh(true);
     }
@@ -239,9 +251,12 @@ async function seat(tableId, where) {
   }
 }
 
-/** @param {EventData} event */
-function accept(event) {
-  lastText = JSON.stringify(event);
+/**
+ * @param {EventData} event
+ * @param {string} tag its ETag ('': not known)
+ */
+function accept(event, tag) {
+  lastTag = tag;
   ctx.event = event;
   ctx.me = event.me;
   ctx.links = keep.record(eventId).made;
@@ -367,11 +382,11 @@ function tick() {
  */
 async function refresh(always = false) {
   try {
-    const event = await read(token);
+    const fresh = await readIfNew(token, always ? '' : lastTag);
     news.heard();
     banner('');
-    if (!always && JSON.stringify(event) === lastText) return;
-    accept(event);
+    if (!fresh) return; // the event as drawn: the server said so, and sent nothing
+    accept(fresh.data, fresh.tag);
     draw();
   } catch (e) {
     if (e instanceof ApiError && e.status === 403 && token) {
@@ -404,10 +419,10 @@ async function start() {
     byId('main').replaceChildren(h('p', {class: 'note'}, 'No event named in the address.'));
     return;
   }
-  /** @type {EventData} */
-  let event;
+  /** @type {{data: EventData, tag: string}} */
+  let first;
   try {
-    event = await firstRead();
+    first = await firstRead();
   } catch (e) {
     byId('title').textContent = 'Event';
     const words = e instanceof ApiError && e.status === 404 ? 'There is no such event: check the address.' : `The event could not be loaded: ${errorText(e)}`;
@@ -415,9 +430,9 @@ async function start() {
     document.body.dataset.ready = 'error';
     return;
   }
-  kindModule = await loadKind(event.kind);
-  document.body.classList.add(`kind-${event.kind}`);
-  accept(event);
+  kindModule = await loadKind(first.data.kind);
+  document.body.classList.add(`kind-${first.data.kind}`);
+  accept(first.data, first.tag);
   // Enter in a field presses its form's main button (no form posts by itself).
   byId('main').addEventListener('submit', (e) => {
     e.preventDefault();
