@@ -76,11 +76,23 @@ function announce(text) {
 let drawnEpoch = -1;
 let drawnCount = 0;
 
-/** Append the new lines to the history panel (rebuilt when the log was reset). */
-export function drawLog() {
+/**
+ * Whether the history panel is scrolled to its end. Asked before the page's redraw
+ * writes anything: read after a write, the browser would lay the page out just to
+ * answer, and again at the frame's end.
+ */
+export function logAtEnd() {
+  const list = document.getElementById('log');
+  return !!list && list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+}
+
+/**
+ * Append the new lines to the history panel (rebuilt when the log was reset).
+ * @param {boolean} atBottom whether it was scrolled to its end (`logAtEnd`, asked first)
+ */
+export function drawLog(atBottom) {
   const list = document.getElementById('log');
   if (!list) return;
-  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   if (drawnEpoch !== S.logEpoch) {
     list.replaceChildren();
     drawnEpoch = S.logEpoch;

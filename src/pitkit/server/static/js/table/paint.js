@@ -10,13 +10,14 @@ import {overFromView} from './receive.js';
 import {drawFelt} from './felt.js';
 import {drawMine} from './controls.js';
 import {drawScores} from './scores.js';
-import {drawLog} from './history.js';
+import {drawLog, logAtEnd} from './history.js';
 import {drawChat} from './chat.js';
 import {drawReplay} from './replay.js';
 import {drawSummaryPace} from './dialogs.js';
 
 /** Draw the whole page from `S` (the painter of state.js's `draw`). */
 export function paint() {
+  const atEnd = logAtEnd(); // a read: before the first write (see logAtEnd)
   const body = document.body;
   body.dataset.state = S.table ? S.table.status : 'loading';
   body.dataset.conn = S.conn;
@@ -34,7 +35,7 @@ export function paint() {
   drawFelt();
   drawMine();
   drawScores();
-  drawLog();
+  drawLog(atEnd);
   drawChat();
   drawReplay();
   drawSummaryPace();
