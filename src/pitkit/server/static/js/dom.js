@@ -118,12 +118,30 @@ function patch(have, want) {
     return;
   }
   if (unmorphed.has(have)) return;
+  // Most of a page is the same markup redraw after redraw: the browser compares such a
+  // subtree natively, and only the handlers, which markup does not hold, are carried over.
+  if (have.isEqualNode(want)) {
+    carryHandlers(have, want);
+    const mine = have.getElementsByTagName('*');
+    const theirs = want.getElementsByTagName('*');
+    for (let i = 0; i < theirs.length; i++) carryHandlers(mine[i], theirs[i]);
+    return;
+  }
   for (const {name} of [...have.attributes]) if (!want.hasAttribute(name)) have.removeAttribute(name);
   for (const {name, value} of want.attributes) if (have.getAttribute(name) !== value) have.setAttribute(name, value);
+  carryHandlers(have, want);
+  morph(have, want);
+}
+
+/**
+ * Give `have` the handlers of `want` (properties: see `setAttrs`).
+ * @param {Element} have
+ * @param {Element} want
+ */
+function carryHandlers(have, want) {
   const from = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (want));
   const to = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (have));
   for (const key of HANDLERS) if (to[key] !== from[key]) to[key] = from[key];
-  morph(have, want);
 }
 
 /**
