@@ -35,9 +35,11 @@ from __future__ import annotations
 
 import random
 import threading
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 from pitkit.cards import PitCard
@@ -322,11 +324,10 @@ def forget() -> None:
 def _offer(p: Particle, seat: int, number: int, size: int, rng: random.Random) -> float:
     """`seat` offers `size` cards: draw which, and weight by how likely so many."""
     free = p.free[seat]
-    odds = _offer_odds(tuple(p.holding(seat)), tuple(free))
-    fitting = [(lot, w) for lot, w in odds if lot.size == size]
-    if not fitting:
+    fitting = _offers_of_size(tuple(p.holding(seat)), tuple(free), size)
+    if fitting is None:
         return 0.0
-    lot, total = _pick(fitting, rng)
+    lot, total = fitting.pick(rng)
     _take(free, lot)
     p.offers[seat] = (number, lot)
     return total
@@ -414,14 +415,18 @@ def _payment(
     saw it), from its cards not on offer (its offer paying is said aloud:
     `_paid_with_offer`)."""
     free = p.free[buyer]
-    odds = _payment_odds(tuple(p.holding(buyer)), tuple(free), count)
-    payable = [(lot, w) for lot, w in odds if known is None or lot == known]
-    if payable:
-        lot, total = _pick(payable, rng)
+    held = tuple(p.holding(buyer))
+    if known is None:
+        payable = _payments(held, tuple(free), count)
+        if payable is None:
+            return None, 0.0
+        lot, total = payable.pick(rng)
         _take(free, lot)
         return lot, total
-    if known is None:
-        return None, 0.0
+    chance = _chance(_payment_odds(held, tuple(free), count), known)
+    if chance:  # the one lot it can be: drawn for certain, weighted by its odds
+        _take(free, known)
+        return known, chance
     weight = _repair(p, buyer, known, me)
     if not weight:
         return known, 0.0
@@ -481,19 +486,43 @@ def _payment_odds(
     return _mixed(soft, habitual_payments(held, free, count))
 
 
+@dataclass(frozen=True, slots=True)
+class _Draw:
+    """Lots to draw one of by weight: their weights' running sums, and the total."""
+
+    lots: tuple[Lot, ...]
+    sums: tuple[float, ...]
+
+    @staticmethod
+    def of(weighted: list[tuple[Lot, float]]) -> _Draw | None:
+        """The draw among `weighted` (None if there are no lots)."""
+        if not weighted:
+            return None
+        sums = tuple(accumulate(w for _, w in weighted))
+        return _Draw(tuple(lot for lot, _ in weighted), sums)
+
+    def pick(self, rng: random.Random) -> tuple[Lot, float]:
+        """A lot drawn by weight, and the weights' total."""
+        total = self.sums[-1]
+        at = bisect_right(self.sums, rng.random() * total)
+        return self.lots[min(at, len(self.lots) - 1)], total
+
+
+# Many particles draw from the same holding: the draws are made once as well.
+@lru_cache(maxsize=1 << 16)
+def _offers_of_size(held: tuple[int, ...], free: tuple[int, ...], size: int) -> _Draw | None:
+    """The lots of `size` cards a trader holding `held` may offer, to draw from."""
+    return _Draw.of([(lot, w) for lot, w in _offer_odds(held, free) if lot.size == size])
+
+
+@lru_cache(maxsize=1 << 16)
+def _payments(held: tuple[int, ...], free: tuple[int, ...], count: int) -> _Draw | None:
+    """The lots of `count` cards a trader holding `held` may pay with, to draw from."""
+    return _Draw.of(_payment_odds(held, free, count))
+
+
 def _chance(odds: list[tuple[Lot, float]], lot: Lot) -> float:
     return next((w for each, w in odds if each == lot), 0.0)
-
-
-def _pick(weighted: list[tuple[Lot, float]], rng: random.Random) -> tuple[Lot, float]:
-    """A lot drawn by weight, and the weights' total."""
-    total = sum(w for _, w in weighted)
-    mark = rng.random() * total
-    for lot, w in weighted:
-        mark -= w
-        if mark < 0:
-            return lot, total
-    return weighted[-1][0], total
 
 
 def _lot_of(names: list[str]) -> Lot:
