@@ -334,8 +334,23 @@ async function switchTo(label) {
   await refresh(true);
 }
 
-/** Draw the page from `ctx.event`: patch it, so the focus and what is typed stay. */
+let drawQueued = false;
+
+/**
+ * Redraw at the next frame. An entry asks for several (busy, answered, done, its form
+ * cleared), and the whole page is built anew for each: in one frame they make one.
+ */
 function draw() {
+  if (drawQueued) return;
+  drawQueued = true;
+  requestAnimationFrame(() => {
+    drawQueued = false;
+    drawNow();
+  });
+}
+
+/** Draw the page from `ctx.event`: patch it, so the focus and what is typed stay. */
+function drawNow() {
   if (!ctx.event || !kindModule) return;
   ctx.waiting = label() ? outbox.waiting(label()) : [];
   drawBar();
@@ -440,7 +455,7 @@ async function start() {
     /** @type {HTMLButtonElement | null} */ (form.querySelector('button.primary:not(:disabled)'))?.click();
   });
   window.addEventListener('hashchange', () => location.reload());
-  draw();
+  drawNow();
   if (outbox.count()) outbox.flush(); // entries kept here before a reload
   if (pageName === 'main' && await checkInOnOpen(ctx)) toast('You are checked in. Welcome!', 'info');
   // A stream brings the news to the pages that follow the event live; the others (and
