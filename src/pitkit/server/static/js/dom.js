@@ -275,18 +275,26 @@ async function send(path, init) {
 }
 
 /**
+ * The server's reason for a refusal, in words, from its answer's JSON: FastAPI's
+ * `detail`, a sentence or a list of what was wrong; else the status's own words.
+ * @param {any} data
+ * @param {Response} response
+ */
+export function reasonOf(data, response) {
+  const detail = data && data.detail;
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) return detail.map((d) => d.msg).join('; ');
+  return response.statusText || `HTTP ${response.status}`;
+}
+
+/**
  * An answer's JSON; a refusal throws an ApiError carrying the server's reason.
  * @param {Response} response
  * @returns {Promise<any>}
  */
 async function answerOf(response) {
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const detail = data.detail;
-    const reason = typeof detail === 'string' ? detail
-      : Array.isArray(detail) ? detail.map((d) => d.msg).join('; ') : response.statusText;
-    throw new ApiError(reason || `HTTP ${response.status}`, response.status);
-  }
+  if (!response.ok) throw new ApiError(reasonOf(data, response) || `HTTP ${response.status}`, response.status);
   return data;
 }
 

@@ -8,7 +8,7 @@
 // they were made, one at a time: one waits while an earlier one waits. What waits is
 // sent again when the browser says it is online, and on a timer that backs off
 // (1 s, 2 s, 4 s... up to 30 s), and after a reload.
-import {capital, h, plural} from '../dom.js';
+import {capital, h, plural, reasonOf} from '../dom.js';
 import * as keep from './keep.js';
 
 /** @typedef {import('./keep.js').Waiting} Waiting */
@@ -32,18 +32,6 @@ export function newKey() {
   // where randomUUID does not exist.
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/**
- * The server's reason, in words, from an answer's JSON.
- * @param {any} answer
- * @param {Response} response
- */
-function reasonOf(answer, response) {
-  const detail = answer && answer.detail;
-  if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) return detail.map((d) => d.msg).join('; ');
-  return response.statusText || `HTTP ${response.status}`;
 }
 
 /**
