@@ -305,6 +305,8 @@ def test_a_page_whose_stream_is_cut_asks_and_an_unchanged_event_costs_no_bytes(
     browsers.contexts.append(context)
     context.route(re.compile(r".*/stream$"), lambda route: route.abort())
     screen = context.new_page()
+    errors: list[str] = []  # the page's own faults (the cut stream's are the test's doing)
+    screen.on("pageerror", lambda error: errors.append(str(error)))
     statuses: list[int] = []
     read = f"{server.base}/api/events/{event.id}"
     screen.on("response", lambda r: statuses.append(r.status) if r.url == read else None)
@@ -320,6 +322,7 @@ def test_a_page_whose_stream_is_cut_asks_and_an_unchanged_event_costs_no_bytes(
     screen.wait_for_selector(f"body[data-seq='{seq + 1}']", timeout=patience(15_000))
     assert statuses[-1] == 200
     assert screen.evaluate("() => window.pitkitEvent.event.log.length") == seq + 1
+    assert not errors, errors
 
 
 def a_reply_lost(hall: Hall, ann: Page) -> None:
