@@ -77,23 +77,21 @@ endif
 # builds, with its engines compiled: the same source, checked more strictly (a compiled
 # module checks its types as it runs).
 # The first stage needs only the installs: the venv, npm's packages (axe-core), Debian's.
-# Lint (mypy's minute) and the compiled wheel (a minute and a half of gcc) run beside it
-# at the lowest priority (nice 19): they take the CPU the tests leave idle (a page's
-# timers, a server's start, a worker's last test) and yield it whenever a test wants
-# it. Made first, as until 2026-11-29, they held the tests back 2 min 10 s of a fresh
-# clone. Their output is shown after the tests; either failing fails `make test`.
+# Lint (mypy's minute) and the compiled wheel (a minute and a half of gcc) are made beside
+# it by scripts/beside.sh: at the lowest priority (nice 19) while the tests run, so that
+# they take the CPU the tests leave idle (a page's timers, a server's start, a worker's
+# last test) and yield it whenever a test wants it; at the normal priority once the tests
+# are done, for beside other work nice 19 hardly moves. Made first, as until 2026-11-29,
+# they held the tests back 2 min 10 s of a fresh clone. Their output is shown after the
+# tests; either failing fails `make test`.
 SOURCE_TESTS := tests/server tests/browser tests/test_layers.py tests/test_build.py
 BESIDE := $(VENV)/beside-the-tests.log
 # The machine's gauge (benchmarks/gauge.py) before and after: the anchor for the suite's time.
 test: $(VENV)/.dev debian node_modules/.bin/tsc
 	@$(BIN)/python benchmarks/gauge.py
 	@echo "lint and the compiled wheel: made beside the tests (nice 19), shown after them"
-	@nice -n 19 $(MAKE) -j2 --no-print-directory lint $(COMPILED)/.built > $(BESIDE) 2>&1 & \
-	beside=$$!; \
-	PITKIT_REQUIRE_POSTGRES=1 $(BIN)/pytest -n 2 $(SOURCE_TESTS); tests=$$?; \
-	wait $$beside; made=$$?; \
-	echo "-- lint and the compiled wheel (exit $$made) --"; cat $(BESIDE); \
-	test $$tests -eq 0 -a $$made -eq 0
+	@scripts/beside.sh $(BESIDE) "$(MAKE) -j2 --no-print-directory lint $(COMPILED)/.built" \
+		env PITKIT_REQUIRE_POSTGRES=1 $(BIN)/pytest -n 2 $(SOURCE_TESTS)
 	$(MAKE) test-compiled
 	@$(BIN)/python benchmarks/gauge.py
 

@@ -1,4 +1,5 @@
-"""The build step (hatch_build.py): what it compiles, and its fallback.
+"""The build step (hatch_build.py): what it compiles, and its fallback; and how
+`make test` lays out its stages and makes lint and the wheel beside the tests.
 
 Compiling itself is tested by `make test-compiled`, which installs the wheel
 and runs the whole suite against it; these tests check the two ways the hook
@@ -8,6 +9,7 @@ leaves a build alone: an editable install, and a machine where mypyc fails.
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -17,6 +19,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+
+from tests.waiting import patience
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -137,3 +141,92 @@ def test_every_test_folder_runs_in_one_stage() -> None:
     assert found - HELPERS == compiled | source, found ^ (compiled | source | HELPERS)
     quick = _make_list("QUICK_TESTS")
     assert quick <= found  # `make check` names only what exists
+
+
+# What the work made beside the tests does, for scripts/beside.sh's tests: say its
+# niceness as it starts, and again once it has been raised from 19 (or at a deadline).
+SAY_NICENESS = """
+import os, time
+print(os.nice(0), flush=True)
+deadline = time.monotonic() + {seconds}
+while os.nice(0) == 19 and time.monotonic() < deadline:
+    time.sleep(0.02)
+print(os.nice(0), flush=True)
+"""
+
+# The tests' side: wait until the work beside has said its first niceness.
+WAIT_FOR_A_LINE = """
+import pathlib, sys, time
+log, deadline = pathlib.Path(sys.argv[1]), time.monotonic() + {seconds}
+while not log.read_text().strip() and time.monotonic() < deadline:
+    time.sleep(0.02)
+"""
+
+
+def _beside(tmp_path: Path, background: str, *command: str, path: str | None = None) -> Any:
+    env = None if path is None else {**os.environ, "PATH": path}
+    return subprocess.run(
+        [str(ROOT / "scripts" / "beside.sh"), str(tmp_path / "beside.log"), background, *command],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=patience(120),
+    )
+
+
+def _niceness_beside(tmp_path: Path, path: str | None = None) -> tuple[list[str], Any]:
+    said = tmp_path / "say.py"
+    said.write_text(SAY_NICENESS.format(seconds=patience(30)))
+    wait = tmp_path / "wait.py"
+    wait.write_text(WAIT_FOR_A_LINE.format(seconds=patience(30)))
+    log = tmp_path / "beside.log"
+    done = _beside(
+        tmp_path, f"{sys.executable} {said}", sys.executable, str(wait), str(log), path=path
+    )
+    return log.read_text().splitlines(), done
+
+
+def test_work_beside_the_tests_yields_to_them_then_goes_on_at_the_normal_priority(
+    tmp_path: Path,
+) -> None:
+    """Lint and the wheel run at nice 19 while the tests run; once they are done, what is
+    left goes on at the priority `make test` has (beside other work, 19 would starve)."""
+    lines, done = _niceness_beside(tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert lines[0] == "19"
+    assert lines[-1] == str(os.nice(0))
+    assert "(exit 0)" in done.stdout and done.stdout.rstrip().endswith(lines[-1])
+
+
+def test_work_beside_that_may_not_be_raised_is_made_again_at_the_normal_priority(
+    tmp_path: Path,
+) -> None:
+    """Where a priority may not be raised (no root), what is left is stopped and made
+    again from the start at the normal priority. A `renice` that always fails stands for
+    the refusal."""
+    refusing = tmp_path / "bin"
+    refusing.mkdir()
+    (refusing / "renice").write_text("#!/bin/sh\nexit 1\n")
+    (refusing / "renice").chmod(0o755)
+    lines, done = _niceness_beside(tmp_path, path=f"{refusing}:{os.environ['PATH']}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    normal = str(os.nice(0))
+    assert lines == [
+        "19",
+        "(stopped at nice 19 and made again at the normal priority)",
+        normal,
+        normal,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("background", "command", "fails"),
+    [("true", "true", False), ("echo mypy says no; exit 3", "true", True), ("true", "false", True)],
+)
+def test_work_beside_the_tests_fails_the_run_when_either_fails(
+    tmp_path: Path, background: str, command: str, fails: bool
+) -> None:
+    done = _beside(tmp_path, background, command)
+    assert (done.returncode != 0) == fails
+    if "mypy" in background:
+        assert "mypy says no" in done.stdout  # what failed beside is shown
