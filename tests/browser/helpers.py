@@ -115,8 +115,14 @@ def settle(page: Page) -> None:
 
 
 def wait_state(page: Page, state: str, timeout: float = 20) -> None:
-    """Wait until the table's status (waiting, playing, over) is `state`."""
-    page.wait_for_selector(f"body[data-state={state}]", timeout=patience(timeout) * 1000)
+    """Wait until the table's status (waiting, playing, over) is `state`; a page that
+    never shows it fails with what it shows instead (`page_state`)."""
+    try:
+        page.wait_for_selector(f"body[data-state={state}]", timeout=patience(timeout) * 1000)
+    except PlaywrightError as exc:
+        raise AssertionError(
+            f"the table never showed {state!r}; it shows:\n{page_state(page)}"
+        ) from exc
 
 
 def status(server: ServerThread, table_id: str) -> str:
