@@ -7,9 +7,9 @@
 # first stage of tests (docs/testing.md, "Lint and the wheel beside the first stage").
 #
 # When COMMAND ends, what is left of BACKGROUND goes on at the normal priority (this
-# script's own). At nice 19
-# it gets a share of 15 in 1,039 of a core from each process of normal priority that
-# wants one: beside other work (a busy machine, `stress-ng`), it would hardly move at all.
+# script's own). At nice 19 it gets a share of 15 in 1,039 of a core from each process
+# of normal priority that wants one: beside other work (a busy machine, `stress-ng`), it
+# would hardly move at all.
 # Its priority is raised where that is allowed (root, CAP_SYS_NICE); elsewhere it is
 # stopped and run again from the start, at the normal priority (make keeps what it had
 # finished: the wheel once built, mypy's cache).

@@ -163,10 +163,10 @@ while not log.read_text().strip() and time.monotonic() < deadline:
 """
 
 
-def _beside(tmp_path: Path, background: str, *command: str, path: str | None = None) -> Any:
+def _beside(log: Path, background: str, *command: str, path: str | None = None) -> Any:
     env = None if path is None else {**os.environ, "PATH": path}
     return subprocess.run(
-        [str(ROOT / "scripts" / "beside.sh"), str(tmp_path / "beside.log"), background, *command],
+        [str(ROOT / "scripts" / "beside.sh"), str(log), background, *command],
         capture_output=True,
         text=True,
         env=env,
@@ -180,9 +180,7 @@ def _niceness_beside(tmp_path: Path, path: str | None = None) -> tuple[list[str]
     wait = tmp_path / "wait.py"
     wait.write_text(WAIT_FOR_A_LINE.format(seconds=patience(30)))
     log = tmp_path / "beside.log"
-    done = _beside(
-        tmp_path, f"{sys.executable} {said}", sys.executable, str(wait), str(log), path=path
-    )
+    done = _beside(log, f"{sys.executable} {said}", sys.executable, str(wait), str(log), path=path)
     return log.read_text().splitlines(), done
 
 
@@ -226,7 +224,7 @@ def test_work_beside_that_may_not_be_raised_is_made_again_at_the_normal_priority
 def test_work_beside_the_tests_fails_the_run_when_either_fails(
     tmp_path: Path, background: str, command: str, fails: bool
 ) -> None:
-    done = _beside(tmp_path, background, command)
+    done = _beside(tmp_path / "beside.log", background, command)
     assert (done.returncode != 0) == fails
     if "mypy" in background:
         assert "mypy says no" in done.stdout  # what failed beside is shown

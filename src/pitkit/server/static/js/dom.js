@@ -276,15 +276,16 @@ async function send(path, init) {
 
 /**
  * The server's reason for a refusal, in words, from its answer's JSON: FastAPI's
- * `detail`, a sentence or a list of what was wrong; else the status's own words.
+ * `detail`, a sentence or a list of what was wrong; else (or if that is empty) the
+ * status's own words. Never empty.
  * @param {any} data
  * @param {Response} response
  */
 export function reasonOf(data, response) {
   const detail = data && data.detail;
-  if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) return detail.map((d) => d.msg).join('; ');
-  return response.statusText || `HTTP ${response.status}`;
+  const said = typeof detail === 'string' ? detail
+    : Array.isArray(detail) ? detail.map((d) => d.msg).join('; ') : '';
+  return said || response.statusText || `HTTP ${response.status}`;
 }
 
 /**
@@ -294,7 +295,7 @@ export function reasonOf(data, response) {
  */
 async function answerOf(response) {
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(reasonOf(data, response) || `HTTP ${response.status}`, response.status);
+  if (!response.ok) throw new ApiError(reasonOf(data, response), response.status);
   return data;
 }
 
