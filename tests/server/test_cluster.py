@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from pitkit.server.client import RandomPlayer, TableClient
 from pitkit.server.ops.proxy import find_haproxy, haproxy_config, start_haproxy
-from pitkit.server.store.owners import PostgresOwners
+from pitkit.server.store.owners import HANDOFF, PostgresOwners
 from tests.postgres import REQUIRE_ENV, PostgresServer
 from tests.server.conftest import FAST, ServerThread, run
 from tests.server.processes import (
@@ -82,6 +83,39 @@ def test_a_table_is_owned_by_one_worker_and_handed_over_on_request(pg_url: str) 
         finally:
             await a.close()
             await b.close()
+
+    run(scenario())
+
+
+def test_a_worker_does_not_hear_its_own_ask_as_anothers(pg_url: str) -> None:
+    """A worker asks for a table, again every half second, until its holder lets go.
+    An ask still on its way when the table became its own must not make it let go of
+    what it just took (a busy machine delivered one late: the new holder unloaded the
+    table under its player, who was told to try again)."""
+
+    async def scenario() -> None:
+        a = PostgresOwners(pg_url, heartbeat=0.2)
+        handed: list[str] = []
+
+        async def a_releases(table_id: str) -> None:
+            handed.append(table_id)
+            await a.release(table_id)
+
+        async def nothing() -> None:
+            pass
+
+        await a.start(a_releases, nothing)
+        try:
+            assert await a.claim("t1", wait=0) and await a.claim("t2", wait=0)
+            # a's own ask for t1, late (as `claim` sends it), then another worker's for t2.
+            await a._sql("SELECT pg_notify(%s, %s)", HANDOFF, "t1")
+            async with await psycopg.AsyncConnection.connect(a.dsn, autocommit=True) as other:
+                await other.execute("SELECT pg_notify(%s, %s)", (HANDOFF, "t2"))
+            # Asks arrive in order: once t2 is handed over, the ask for t1 was heard.
+            await until(lambda: "t2" in handed, 2.5, "a to hand t2 over")
+            assert handed == ["t2"] and "t1" in a.held
+        finally:
+            await a.close()
 
     run(scenario())
 

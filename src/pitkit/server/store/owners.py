@@ -111,9 +111,9 @@ class PostgresOwners:
     """Tables owned through session advisory locks, handed over by LISTEN/NOTIFY.
 
     Two connections of its own: one holds the locks (its session is the
-    ownership), one listens for handoff requests. Both are checked every
-    `heartbeat` seconds; if either breaks, `lost()` unloads every table and
-    new connections are made.
+    ownership) and sends its asks, one listens for other workers' asks. Both
+    are checked every `heartbeat` seconds; if either breaks, `lost()` unloads
+    every table and new connections are made.
     """
 
     shared = True
@@ -220,7 +220,10 @@ class PostgresOwners:
             try:
                 gen = self._listen.notifies(timeout=self.heartbeat)
                 async for note in gen:
-                    if note.payload in self.held and self._release is not None:
+                    # Our own asks reach us too; one heard late, once the table is ours,
+                    # would unload it under the player it was taken for.
+                    mine = note.pid == self._locks.info.backend_pid
+                    if not mine and note.payload in self.held and self._release is not None:
                         await self._release(note.payload)
                 await self._sql("SELECT 1")
             except asyncio.CancelledError:
