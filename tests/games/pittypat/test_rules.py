@@ -288,6 +288,84 @@ def test_turn_limit_makes_a_drawn_hand() -> None:
     assert "turn limit" in hand.outcome.summary  # type: ignore[union-attr]
 
 
+def dead_after_a_match(rules: Rules) -> PittyPatHand:
+    """A hand where seat 1 matches 9C with 9H and discards 4D, after which the only
+    ranks held, K and Q, are all in hands or laid pairs: nothing left to turn up
+    can ever be matched."""
+    hand = stacked_hand({}, up="9C", rules=rules)
+    hand.cards = [parse_cards("QS"), parse_cards("9H 4D KS"), parse_cards("KH QH")]
+    hand.pairs = [parse_cards("KC KD QC QD"), [], []]
+    kept = {c for cards in hand.cards + hand.pairs for c in cards} | {C("9C")}
+    hand.pile = [C("9C")]
+    hand.stock = [c for c in standard_deck() if c not in kept]
+    hand.player, hand.phase = 1, Phase.TURN
+    placed = hand.stock + hand.pile + [c for zone in hand.cards + hand.pairs for c in zone]
+    assert sorted(placed) == sorted(standard_deck())  # every card is somewhere, once
+    return hand
+
+
+def test_a_dead_hand_plays_on_to_the_turn_limit_by_default() -> None:
+    # Y4 names two draws (no card to draw, the turn limit); by default nothing else ends a hand.
+    assert Rules().dead_hand is False
+    hand = dead_after_a_match(Rules())
+    hand.apply(1, "match 9H 4D")
+    assert not hand.is_over
+    assert hand.legal_actions(2) == [Draw()]
+
+
+def test_dead_hand_option_ends_a_hand_nobody_can_match_again_as_a_draw() -> None:
+    # docs/rules/pitty-pat.md, option `dead_hand`: called at once, not 1,000 turns later.
+    hand = dead_after_a_match(Rules(dead_hand=True))
+    assert not hand.is_over  # seat 1 can match the top card
+    hand.apply(1, "match 9H 4D")
+    assert hand.is_over and hand.winner is None
+    assert hand.outcome is not None and hand.outcome.detail["reason"] == "nobody can match again"
+    assert hand.log[-1].type == "hand_end"
+
+
+def test_dead_hand_option_can_end_a_hand_at_the_deal() -> None:
+    # One card each from two suits of three ranks: when both players hold the same
+    # rank, the four cards left are of the other ranks, and nobody can ever match.
+    rules = {"ranks": 3, "suits": 2, "cards_each": 1, "hands": 1, "dead_hand": True}
+    seen = set()
+    for seed in range(40):
+        hand = pittypat.current_hand(GAME.new_match(2, rules, seed))
+        dead = hand.cards[0][0].rank == hand.cards[1][0].rank
+        seen.add(dead)
+        assert hand.is_over == dead
+        if dead:
+            assert not [e for e in hand.log if e.type == "action"]
+    assert seen == {True, False}
+
+
+def test_a_dead_hand_is_the_draw_that_playing_on_would_reach() -> None:
+    # With the same seed and moves, a hand the option calls dead, played on without
+    # it, offers nothing but a draw at every turn and ends drawn; every other hand
+    # ends exactly as it would without the option.
+    dead = 0
+    for players, seed in itertools.product((2, 3, 4), range(150)):
+        on = GAME.new_match(players, {"hands": 1, "dead_hand": True}, seed)
+        off = GAME.new_match(players, {"hands": 1}, seed)
+        bot = pittypat.SensibleBot(seed)
+        while not on.is_over:
+            seat = min(on.to_act)
+            action = bot.choose(on, seat)
+            on.apply(seat, action)
+            off.apply(seat, action)
+        outcome = pittypat.current_hand(on).outcome
+        assert outcome is not None
+        if outcome.detail["reason"] != "nobody can match again":
+            assert off.is_over and off.outcome == on.outcome
+            continue
+        dead += 1
+        while not off.is_over:
+            seat = min(off.to_act)
+            assert off.legal_actions(seat) == [Draw()]
+            off.apply(seat, Draw())
+        assert pittypat.current_hand(off).winner is None
+    assert dead  # the property was tried (about one hand in a hundred, with four players)
+
+
 # -- Scoring (Y5) ------------------------------------------------------------------------
 
 

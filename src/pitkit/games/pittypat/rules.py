@@ -42,6 +42,12 @@ class Rules(RuleSet, CutDeck):
         "a hand that runs longer than this many turns is a draw (Y4)",
         label="Turns before a hand is a draw",
     )
+    dead_hand: bool = option(
+        False,
+        "a hand in which nobody can match again (no card of a rank anyone holds is left in "
+        "the stock or the pile) is a draw at once, not at the turn limit",
+        label="End a hand nobody can win",
+    )
     scoring: Literal["wins", "chips"] = option(
         "wins",
         "wins: count hands won, first to the target wins; chips: losers pay the winner (Y5)",

@@ -88,6 +88,7 @@ class PittyPatHand(State[PittyPatAction]):
         self._deal()
         self.player = self.next_seat(dealer)
         self.phase = Phase.TURN
+        self._check_dead()
 
     # -- the deal (Y1, Y3) ----------------------------------------------
 
@@ -228,6 +229,7 @@ class PittyPatHand(State[PittyPatAction]):
         hand.remove(action.discard)
         self.pile.append(action.discard)
         self._end_turn()
+        self._check_dead()
 
     def _draw(self, player: int) -> None:
         if not self.stock:
@@ -253,6 +255,19 @@ class PittyPatHand(State[PittyPatAction]):
             return
         self.player = self.next_seat(self.player)
         self.phase = Phase.TURN
+
+    def _check_dead(self) -> None:
+        """With `dead_hand`, end the hand as a draw once nobody can match again.
+
+        Only a match changes a hand or what cycles through the stock and the pile (a
+        drawn card goes to the pile, the pile back to the stock), so this is checked
+        after the deal and after each match: if no card left there is of a rank that
+        someone holds, every turn from now on is a draw that matches nothing."""
+        if not self.rules.dead_hand or self.phase is Phase.OVER:
+            return
+        held = {_RANK[card] for seat in self.seated for card in self.cards[seat]}
+        if not any(_RANK[card] in held for card in self.stock + self.pile):
+            self._finish(None, "nobody can match again")
 
     def _finish(self, winner: int | None, reason: str) -> None:
         self.phase = Phase.OVER
