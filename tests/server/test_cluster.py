@@ -35,6 +35,10 @@ from tests.waiting import patience, until, wait_until
 WORKER = [sys.executable, "-m", "tests.server.fast_worker"]
 
 
+async def _nothing() -> None:
+    """A worker's `lost` that does nothing (the test looks at its locks instead)."""
+
+
 @pytest.fixture
 def pg_url(postgres: PostgresServer) -> str:
     """A new, empty PostgreSQL database."""
@@ -57,11 +61,8 @@ def test_a_table_is_owned_by_one_worker_and_handed_over_on_request(pg_url: str) 
         async def a_lost() -> None:
             lost.append(True)
 
-        async def nothing() -> None:
-            pass
-
         await a.start(a_releases, a_lost)
-        await b.start(refuse, nothing)
+        await b.start(refuse, _nothing)
         try:
             assert await a.claim("t1", wait=0)
             assert await a.claim("t1", wait=0)  # again: still one lock
@@ -101,10 +102,7 @@ def test_a_worker_does_not_hear_its_own_ask_as_anothers(pg_url: str) -> None:
             handed.append(table_id)
             await a.release(table_id)
 
-        async def nothing() -> None:
-            pass
-
-        await a.start(a_releases, nothing)
+        await a.start(a_releases, _nothing)
         try:
             assert await a.claim("t1", wait=0) and await a.claim("t2", wait=0)
             # a's own ask for t1, late (as `claim` sends it), then another worker's for t2.
