@@ -80,10 +80,12 @@ def _moved(page: Page) -> int:
 
 
 def _cards_lift_smoothly(page: Page) -> bool:
-    """Whether the hand's cards glide as they lift and settle (their CSS transition)."""
-    duration = page.evaluate(
-        "getComputedStyle(document.querySelector('#hand .card')).transitionDuration"
-    )
+    """Whether the hand's cards glide as they lift and settle (their CSS transition).
+
+    The locator waits for the hand: the page says "playing" as soon as it knows the
+    table, which can be a moment before the first view has drawn the cards."""
+    card = page.locator("#hand .card").first
+    duration = card.evaluate("card => getComputedStyle(card).transitionDuration")
     return any(part.strip() != "0s" for part in str(duration).split(","))
 
 
