@@ -59,11 +59,11 @@ def friends(browser: Browser, request: pytest.FixtureRequest) -> Iterator[list[F
 
 
 def host_a_table(
-    ann: Friend, server: ServerThread, game: str, seats: list[str], speed: str, **rules: int
+    ann: Friend, server: ServerThread, game: str, seats: list[str], speed: str, **rules: int | bool
 ) -> str:
     """Ann creates a table in the lobby: herself, then `seats` ("open" or a bot's name),
-    the bots at `speed` (the lobby's choice: seconds a move) and the given rule options.
-    The table's id."""
+    the bots at `speed` (the lobby's choice: seconds a move) and the given rule options
+    (a number typed in, a yes-or-no ticked or not). The table's id."""
     page = ann.page
     page.goto(server.base + "/")
     page.check(f"#game-{game}")
@@ -74,7 +74,10 @@ def host_a_table(
     page.select_option("#speed", speed)
     page.locator("#rules-box summary").click()
     for name, value in rules.items():
-        page.fill(f"#rule-{name}", str(value))
+        if isinstance(value, bool):
+            page.set_checked(f"#rule-{name}", value)
+        else:
+            page.fill(f"#rule-{name}", str(value))
     page.click("#create-button")
     page.wait_for_url("**/t/*")
     return page.url.split("/t/")[1].split("#")[0]
@@ -140,9 +143,9 @@ def test_three_friends_and_bots_play_together(
     # -- Pitty Pat: Ann hosts; Bea and Cyd come by invitation; a bot takes seat 4, and
     # moves at once (the friends' clicks are what takes the time). A hand can reach a
     # point where nobody can match again (every card of the ranks still held is in
-    # someone's hand, none left to turn up): it goes round to the turn limit and is a
-    # draw (Y4). The host's option sets that at 100 turns, where a hand of these players
-    # takes some 30: at the default 1,000 such a hand took the friends' clicks minutes.
+    # someone's hand, none left to turn up): by default it goes round to the turn limit,
+    # 1,000 turns of the friends' clicks, and is a draw (Y4). The host ticks "End a hand
+    # nobody can win", which makes it a draw at once.
     table_id = host_a_table(
         ann,
         server,
@@ -150,9 +153,11 @@ def test_three_friends_and_bots_play_together(
         ["open", "open", "sensible"],
         speed="0",
         target=2,
-        turn_limit=100,
+        dead_hand=True,
     )
     wait_state(ann.page, "waiting")
+    rules = server.http.get(f"/api/tables/{table_id}").json()["rules"]
+    assert rules["dead_hand"] is True and rules["target"] == 2
     bea_link, cyd_link = invitations(ann)
     join(bea, bea_link)
     join(cyd, cyd_link)
