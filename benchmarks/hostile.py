@@ -295,9 +295,11 @@ def _chosen(text: str) -> list[str]:
 
 
 def _row(name: str, f: Figures) -> str:
+    strangers = f.cpu.get("beside", 0.0) / f.seconds if f.seconds else 0.0
     return (
         f"{name:>16} {f.actions_per_second:>10,.1f} {f.p50:>8.1f} {f.p99:>8.1f} "
-        f"{f.max:>8.1f} {f.errors:>7} {f.server_cpu:>11.2f}"
+        f"{f.max:>8.1f} {f.server_p99:>10} {f.errors:>7} {f.server_cpu:>11.2f} "
+        f"{f.clients_cpu:>8.2f} {strangers:>9.2f}"
     )
 
 
@@ -332,8 +334,13 @@ def main() -> None:
         f"think {args.think} s, {args.seconds:.0f} s measured a run; strangers: {', '.join(which)}"
     )
     print(
-        f"{'':>16} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'errors':>7} "
-        f"{'server cores':>11}"
+        f"{'':>16} {'actions/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} "
+        f"{'server p99':>10} {'errors':>7} {'server cores':>11} {'clients':>8} {'strangers':>9}"
+    )
+    print(
+        "(p50, p99, max: as the clients measure, sending to acknowledgement; server p99: the "
+        "server's own, receiving to acknowledging, to its histogram's bucket; cores: CPU "
+        "over the measured window)"
     )
     for f in quiet:
         print(_row("quiet", f))

@@ -53,10 +53,11 @@ class Room:
     # -- who is here ----------------------------------------------------------
 
     def conns(self) -> list[Conn]:
-        """Every socket that said hello: spectators', then each seat's."""
-        out = list(self.spectators)
-        for seat in self.seats:
-            out.extend(seat.conns)
+        """Every socket that said hello: each seat's, then spectators'. The players come
+        first, so that at a table with a crowd watching they are not kept waiting for
+        a move behind every spectator's copy of it."""
+        out = [conn for seat in self.seats for conn in seat.conns]
+        out.extend(self.spectators)
         return out
 
     @property
