@@ -179,6 +179,9 @@ def lost_slip(hall: Hall, slips: Page) -> None:
     old_url = hall.urls["Ann"]
     old_code = old_url.split("#token=")[1]
     ann = hall.desk.locator(".roster li[data-player='Ann']")
+    # The game just started (by the API) is on the desk first: its redraw moves the
+    # roster, and a click made as it lands may meet what was under the button before.
+    expect(ann).to_contain_text("at Table 1")
     click(hall.desk, "ask-new-link", ".roster li[data-player='Ann']")
     expect(ann).to_contain_text("The old one stops working at once")
     click(hall.desk, "new-link", ".roster li[data-player='Ann']")
